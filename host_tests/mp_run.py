@@ -1,0 +1,74 @@
+# Runs the portable host tests under the MicroPython unix port.
+#
+#   .venv/bin/micropython host_tests/mp_run.py [test_file.py ...]
+#
+# A test file takes part when one of its first lines is the marker `# runs-on: micropython`.
+# Each module-level function named test_* that takes no arguments is called; a parametrised
+# table is written as a plain loop inside one test so that both interpreters see the same cases.
+# The closing line is the plain 'N passed, N failed' that CI reads.
+import os
+import sys
+
+HERE = __file__.rsplit('/', 1)[0] if '/' in __file__ else '.'
+ROOT = HERE + '/..'
+for p in (ROOT + '/tools', ROOT + '/firmware', HERE):
+    if p not in sys.path:
+        sys.path.insert(0, p)
+
+MARKER = '# runs-on: micropython'
+
+
+def marked(path):
+    with open(path) as f:
+        for _ in range(12):
+            line = f.readline()
+            if not line:
+                break
+            if line.strip() == MARKER:
+                return True
+    return False
+
+
+def discover(names):
+    if names:
+        return [n.rsplit('/', 1)[-1] for n in names]
+    found = [n for n in os.listdir(HERE) if n.startswith('test_') and n.endswith('.py')]
+    found.sort()
+    return [n for n in found if marked(HERE + '/' + n)]
+
+
+def main(argv):
+    verbose = '-v' in argv
+    names = discover([a for a in argv if not a.startswith('-')])
+    passed = failed = 0
+    for fname in names:
+        modname = fname[:-3]
+        try:
+            mod = __import__(modname)
+        except Exception as e:  # a module that does not import is one failure, reported
+            failed += 1
+            print('FAIL', modname, '(import)', repr(e))
+            sys.print_exception(e)
+            continue
+        tests = [k for k in dir(mod) if k.startswith('test_')]
+        tests.sort()
+        for k in tests:
+            fn = getattr(mod, k)
+            if not callable(fn):
+                continue
+            try:
+                fn()
+            except Exception as e:
+                failed += 1
+                print('FAIL', modname + '.' + k, repr(e))
+                sys.print_exception(e)
+            else:
+                passed += 1
+                if verbose:
+                    print('ok', modname + '.' + k)
+    print('micropython: %d passed, %d failed' % (passed, failed))
+    return failed
+
+
+if __name__ == '__main__':
+    sys.exit(1 if main(sys.argv[1:]) else 0)
