@@ -1,0 +1,258 @@
+# A stand-in for MicroPython's `machine` module on the virtual board (host only).
+#
+# It runs under the MicroPython unix port (which lets a file named machine.py shadow its own
+# tiny `machine`) and under CPython. Pins are wires: each pin number is one Line that remembers
+# what the MCU drives on it, what the outside world drives on it (a button, a chip pulling an
+# open-drain line low) and its pull resistor. Virtual chips listen to lines and SPI buses and
+# decode what the drivers send, so the simulator shows only what really reached a chip.
+
+
+class Reset(BaseException):
+    """Raised by reset()/soft_reset(): the simulator restarts the firmware, as the chip would."""
+
+
+class Line:
+    __slots__ = ('id', 'out', 'ext', 'pull', 'mode', 'listeners', 'irq_handler', 'irq_trigger',
+                 'pin', 'last')
+
+    def __init__(self, id):
+        self.id = id
+        self.out = 0          # level the MCU drives when the pin is an output
+        self.ext = None       # level driven from outside (button, chip), None = floating
+        self.pull = None
+        self.mode = None
+        self.listeners = []   # callables listener(line) on every change of the level
+        self.irq_handler = None
+        self.irq_trigger = 0
+        self.pin = None
+        self.last = None
+
+    def level(self):
+        if self.mode == Pin.OUT:
+            return self.out
+        if self.mode == Pin.OPEN_DRAIN:
+            # Wired-AND: either side may pull the line low; the pull-up (or the module's
+            # own resistor) takes it high otherwise.
+            if self.out == 0 or self.ext == 0:
+                return 0
+            return 1
+        if self.ext is not None:
+            return self.ext
+        if self.pull == Pin.PULL_DOWN:
+            return 0
+        return 1  # pull-up, or the external pull-ups every module here carries
+
+    def changed(self):
+        lv = self.level()
+        if lv == self.last:
+            return
+        prev, self.last = self.last, lv
+        for fn in self.listeners:
+            fn(self)
+        h = self.irq_handler
+        if h is not None and prev is not None:
+            if (lv == 0 and self.irq_trigger & Pin.IRQ_FALLING) or (
+                    lv == 1 and self.irq_trigger & Pin.IRQ_RISING):
+                h(self.pin)
+
+
+_lines = {}
+
+
+def line(id):
+    """The wire for pin `id` (created on first use): the harness side of a pin."""
+    ln = _lines.get(id)
+    if ln is None:
+        ln = _lines[id] = Line(id)
+    return ln
+
+
+def drive(id, level):
+    """The outside world drives pin `id` (0, 1, or None to let it float): a button press."""
+    ln = line(id)
+    ln.ext = level
+    ln.changed()
+
+
+def reset_all():
+    """Forget every wire, bus and watchdog: a power cut of the whole virtual board."""
+    _lines.clear()
+    _buses.clear()
+    WDT.instances = []
+
+
+class Pin:
+    IN = 0
+    OUT = 1
+    OPEN_DRAIN = 2
+    ALT = 3
+    PULL_UP = 1
+    PULL_DOWN = 2
+    IRQ_FALLING = 4
+    IRQ_RISING = 8
+
+    def __init__(self, id, mode=-1, pull=-1, value=None):
+        self._line = line(id)
+        self._line.pin = self
+        self.init(mode, pull, value)
+
+    def init(self, mode=-1, pull=-1, value=None):
+        ln = self._line
+        if mode != -1:
+            ln.mode = mode
+        if pull != -1:
+            ln.pull = pull
+        if value is not None:
+            ln.out = 1 if value else 0
+        ln.changed()
+
+    def value(self, v=None):
+        ln = self._line
+        if v is None:
+            return ln.level()
+        ln.out = 1 if v else 0
+        ln.changed()
+        return None
+
+    def __call__(self, v=None):
+        return self.value(v)
+
+    def on(self):
+        self.value(1)
+
+    def off(self):
+        self.value(0)
+
+    def high(self):
+        self.value(1)
+
+    def low(self):
+        self.value(0)
+
+    def irq(self, handler=None, trigger=IRQ_FALLING | IRQ_RISING, hard=False):
+        self._line.irq_handler = handler
+        self._line.irq_trigger = trigger
+
+    @property
+    def id(self):
+        return self._line.id
+
+    def __repr__(self):
+        return 'Pin(%r)' % (self._line.id,)
+
+
+class Signal:
+    def __init__(self, pin, invert=False):
+        self._pin = pin
+        self._inv = invert
+
+    def value(self, v=None):
+        if v is None:
+            return self._pin.value() ^ (1 if self._inv else 0)
+        self._pin.value((1 if v else 0) ^ (1 if self._inv else 0))
+
+    def on(self):
+        self.value(1)
+
+    def off(self):
+        self.value(0)
+
+
+_buses = {}
+
+
+def bus(key):
+    """Listeners of an SPI bus, keyed by the bus id (hardware SPI) or the sck pin (SoftSPI)."""
+    b = _buses.get(key)
+    if b is None:
+        b = _buses[key] = []
+    return b
+
+
+class SPI:
+    MSB = 0
+    LSB = 1
+
+    def __init__(self, id=0, baudrate=1000000, polarity=0, phase=0, bits=8, firstbit=0,
+                 sck=None, mosi=None, miso=None):
+        self._key = ('spi', id)
+        self.init(baudrate=baudrate)
+
+    def init(self, baudrate=1000000, **kw):
+        self.baudrate = baudrate
+
+    def write(self, buf):
+        for fn in bus(self._key):
+            fn(buf)
+
+    def write_readinto(self, wbuf, rbuf):
+        self.write(wbuf)
+        for i in range(len(rbuf)):
+            rbuf[i] = 0
+
+    def read(self, n, write=0):
+        return bytes(n)
+
+    def readinto(self, buf, write=0):
+        for i in range(len(buf)):
+            buf[i] = 0
+
+    def deinit(self):
+        pass
+
+
+class SoftSPI(SPI):
+    def __init__(self, baudrate=500000, polarity=0, phase=0, bits=8, firstbit=0, sck=None,
+                 mosi=None, miso=None):
+        self._key = ('soft', sck.id if sck is not None else None)
+        self.init(baudrate=baudrate)
+
+
+class WDT:
+    instances = []
+
+    def __init__(self, id=0, timeout=5000):
+        self.timeout = timeout
+        self.feeds = 0
+        WDT.instances.append(self)
+
+    def feed(self):
+        self.feeds += 1
+
+
+def reset():
+    raise Reset('machine.reset')
+
+
+def soft_reset():
+    raise Reset('machine.soft_reset')
+
+
+def freq(hz=None):
+    return 125000000
+
+
+def unique_id():
+    return b'\x5b\x0a\x2d\x00\x00\x00\x00\x01'
+
+
+def idle():
+    pass
+
+
+def disable_irq():
+    return 0
+
+
+def enable_irq(state=0):
+    pass
+
+
+def reset_cause():
+    return PWRON_RESET
+
+
+PWRON_RESET = 1
+HARD_RESET = 2
+WDT_RESET = 3
+SOFT_RESET = 5

@@ -1,0 +1,35 @@
+# A stand-in for MicroPython's `neopixel` module on the virtual board: the same buffer layout
+# (GRB, 3 or 4 bytes a pixel) and write() hands the buffer to whatever listens on the pin, as the
+# WS2812 data line would.
+import machine
+
+
+class NeoPixel:
+    ORDER = (1, 0, 2, 3)
+
+    def __init__(self, pin, n, bpp=3, timing=1):
+        self.pin = pin
+        self.n = n
+        self.bpp = bpp
+        self.buf = bytearray(n * bpp)
+        self.timing = timing
+
+    def __len__(self):
+        return self.n
+
+    def __setitem__(self, i, v):
+        off = i * self.bpp
+        for j in range(self.bpp):
+            self.buf[off + self.ORDER[j]] = v[j]
+
+    def __getitem__(self, i):
+        off = i * self.bpp
+        return tuple(self.buf[off + self.ORDER[j]] for j in range(self.bpp))
+
+    def fill(self, v):
+        for i in range(self.n):
+            self[i] = v
+
+    def write(self):
+        for fn in machine.bus(('neopixel', self.pin.id)):
+            fn(self.buf)
