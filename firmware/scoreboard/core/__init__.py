@@ -1,0 +1,63 @@
+# The scoring core: the rules of every game the board knows, with no hardware, no clock and no
+# files. It runs unchanged on CPython and MicroPython. Each kind lives in the module of its name.
+#
+#   g = new_game('knockoff', target=15, hammer=BLUE)
+#   g.enter_frame(red=0, blue=5); g.undo(); g.redo(); load_game(g.to_dict())
+from .base import BLUE, FORMAT, RED, SIDES, RuleError
+
+KINDS = ('knockoff', 'tapdraw', 'horsecollar', 'fourframe', 'practice', 'shovehapenny')
+
+
+def game_class(kind):
+    """The class for a kind, imported only when asked for (a small board loads one or two)."""
+    if kind == 'knockoff':
+        from .knockoff import Knockoff as cls
+    elif kind == 'tapdraw':
+        from .tapdraw import Tapdraw as cls
+    elif kind == 'horsecollar':
+        from .horsecollar import Horsecollar as cls
+    elif kind == 'fourframe':
+        from .fourframe import Fourframe as cls
+    elif kind == 'practice':
+        from .practice import Practice as cls
+    elif kind == 'shovehapenny':
+        from .shovehapenny import Shovehapenny as cls
+    else:
+        raise RuleError('unknown game %s' % (kind,))
+    return cls
+
+
+def options(kind):
+    """The options a kind accepts, as ((name, default), ...) in the order the menu shows them."""
+    return tuple((name, default) for name, default, _ in game_class(kind).OPTIONS)
+
+
+def new_game(kind, **opts):
+    from .base import make_options
+    if type(kind) is not str:
+        raise RuleError('unknown game')
+    cls = game_class(kind)
+    return cls(make_options(cls, opts))
+
+
+def load_game(d):
+    """A game from to_dict() output; RuleError for anything damaged or foreign."""
+    try:
+        if type(d) is not dict or d.get('format', FORMAT) != FORMAT:
+            raise RuleError('not a saved game')
+        opts = d.get('options')
+        log = d.get('log')
+        redo = d.get('redo', [])
+        if type(opts) is not dict or type(log) is not list or type(redo) is not list:
+            raise RuleError('not a saved game')
+        for k in opts:
+            if type(k) is not str:
+                raise RuleError('damaged options')
+        g = new_game(d.get('kind'), **opts)
+        from .base import entry_from_list
+        g._load_log([entry_from_list(e) for e in log], [entry_from_list(e) for e in redo])
+        return g
+    except RuleError:
+        raise
+    except Exception as e:  # anything a damaged dict can provoke is reported the same way
+        raise RuleError('damaged game (%s)' % type(e).__name__)

