@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 BOARD ?= pico_tm1637
 
-.PHONY: test sim bench fuzz lint mpy deploy clean
+.PHONY: test test-cpython test-micropython compile-check sim bench fuzz lint mpy deploy clean
 
 $(STAMP): requirements.txt
 	$(PY) -m venv $(VENV)
@@ -15,5 +15,69 @@ $(STAMP): requirements.txt
 
 venv: $(STAMP)
 
+# The whole suite: every device file through mpy-cross, then the host tests under CPython
+# (pytest) and the portable ones under the real MicroPython unix port. Each prints its count.
+test: compile-check test-cpython test-micropython
+
+compile-check: $(STAMP)
+	@$(BIN)/python tools/compile_check.py
+
+test-cpython: $(STAMP)
+	$(BIN)/pytest -q -p no:cacheprovider host_tests
+
+test-micropython: $(STAMP)
+	$(BIN)/micropython host_tests/mp_run.py
+
+# Long runs of the property tests and power-cut sweeps (a short seeded run is inside `make test`).
+fuzz: $(STAMP)
+	HYPOTHESIS_PROFILE=fuzz SWEEP=long $(BIN)/pytest -q -p no:cacheprovider host_tests
+
+bench: $(STAMP)
+	@$(BIN)/python tools/bench.py
+
 clean:
 	rm -rf build .pytest_cache .hypothesis
+
+# -- Flash it (tools/deploy.py, tools/vboard.py) ------------------------------------------------
+# `make mpy`: firmware/ -> build/ (main.py as source, the package as .mpy).
+# `make deploy BOARD=name [PORT=/dev/ttyACM0]`: build, copy what changed with mpremote, reset.
+# `make vboard`: a virtual board on a pty (prints /dev/pts/N); deploy to it with PORT=.
+DEPLOY_FLAGS ?=
+VBOARD_FLAGS ?=
+
+mpy: $(STAMP)
+	@$(BIN)/python tools/deploy.py mpy
+
+deploy: $(STAMP)
+	@$(BIN)/python tools/deploy.py deploy --board $(BOARD) $(if $(PORT),--port $(PORT)) $(DEPLOY_FLAGS)
+
+vboard: $(STAMP)
+	@$(BIN)/python tools/vboard.py $(if $(BOARD),--board $(BOARD)) $(VBOARD_FLAGS)
+
+# `make lint`: ruff, then mypy on firmware/ and boards/ against the MicroPython stubs of each
+# target port. The rp2 and esp32 stub packages both provide `machine`, so each has its own folder.
+STUBS := $(VENV)/stubs
+STUBS_VERSION := 1.29.0.post1
+STUBLIB_VERSION := 1.29.0.post2
+STUBS_STAMP := $(STUBS)/.installed-$(STUBS_VERSION)
+
+$(STUBS_STAMP): $(STAMP)
+	@for port in rp2 esp32; do \
+	  rm -rf $(STUBS)/$$port; \
+	  $(BIN)/pip install --quiet --no-deps --target $(STUBS)/$$port \
+	    micropython-$$port-stubs==$(STUBS_VERSION) \
+	    micropython-stdlib-stubs==$(STUBLIB_VERSION) || exit 1; \
+	done
+	@touch $@
+
+# Both checks always run; the target fails if either found something.
+lint: $(STAMP) $(STUBS_STAMP)
+	@status=0; \
+	echo "ruff check ."; $(BIN)/ruff check . || status=1; \
+	for port in rp2 esp32; do \
+	  echo "mypy, $$port stubs: firmware/ boards/"; \
+	  MYPYPATH=$(STUBS)/$$port $(BIN)/mypy --config-file mypy.ini \
+	    --custom-typeshed-dir $(STUBS)/$$port --cache-dir $(VENV)/mypy_cache/$$port \
+	    firmware $(wildcard boards/*.py) || status=1; \
+	done; \
+	exit $$status

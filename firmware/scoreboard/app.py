@@ -1,0 +1,118 @@
+# The loop: buttons -> gestures -> controller -> store -> render -> drivers, one pass every
+# LOOP_MS. The board module (board.py on the device, boards/<name>.py on the host) brings the
+# pins and displays; the clock, the store and the log come in from main() or from the simulator,
+# so the same App runs on a Pico, in the simulator and in the tests.
+from .drivers.buttons import Buttons
+from .ui import ticks
+from .ui.controller import Controller
+from .ui.debounce import Debouncer
+from .ui.gestures import Gestures
+from .ui.keys import index
+
+LOOP_MS = 5             # one scan, one update, at most one redraw
+PHASE_MS = 250          # blink and scroll step of the displays
+CRASH_WINDOW_MS = 60000
+CRASHES_FOR_SAFE = 3    # this many faults within the window: the safe screen
+
+
+class App:
+    def __init__(self, board, store, now, safe=False):
+        from machine import Pin
+        pins = []
+        for name in board.BUTTONS:
+            pins.append((index(name), Pin(board.BUTTONS[name], Pin.IN, Pin.PULL_UP)))
+        self.buttons = Buttons(pins)
+        self.debounce = Debouncer()
+        self.gestures = Gestures(self._on_event)
+        self.store = store
+        self.wdt = None
+        if getattr(board, 'WATCHDOG_MS', 0):
+            from machine import WDT
+            self.wdt = WDT(timeout=board.WATCHDOG_MS)
+        if safe:
+            self.ctl = Controller(now, save=store.save, message='safe mode', sticky=True)
+        else:
+            saved = store.load()
+            self.ctl = Controller(now, save=store.save, saved=saved, message=store.message)
+        self.displays = board.displays()
+        self._now = now
+        self._bits = 0
+        self._drawn = -1
+        self._phase = -1
+        self._level = -1
+        self._on = True
+        self.draw(now)
+
+    def _on_event(self, kind, key):
+        self.ctl.event(kind, key, self._now)
+
+    def step(self, now):
+        """One pass of the loop at time `now` (masked ticks). Allocates nothing unless a
+        gesture changes the game or the view."""
+        self._now = now
+        bits = self.debounce.update(self.buttons.scan(), now)
+        pressed = bits & ~self._bits
+        self._bits = bits
+        self.gestures.update(bits, now)
+        if pressed and self.ctl.touch(now):
+            self.gestures.swallow()       # the press that wakes the display does nothing else
+        self.ctl.tick(now)
+        self.draw(now)
+        if self.wdt is not None:
+            self.wdt.feed()
+
+    def draw(self, now):
+        ctl = self.ctl
+        phase = now // PHASE_MS
+        if ctl.version == self._drawn and phase == self._phase:
+            return
+        self._drawn = ctl.version
+        self._phase = phase
+        level = ctl.brightness
+        if level != self._level:
+            self._level = level
+            for d in self.displays:
+                d.brightness(level)
+        on = not ctl.asleep
+        if on != self._on:
+            self._on = on
+            for d in self.displays:
+                d.power(on)
+        view = ctl.view
+        for d in self.displays:
+            d.show(view, phase)
+
+
+def main(board=None, root='', clock=None, sleep_ms=None):
+    """Run the scoreboard for ever. A fault restarts the loop and is logged; three within a
+    minute start the safe screen, which still lets the players begin a new game."""
+    import time
+    from .faultlog import FaultLog, exc_text
+    from .store import Store
+    if board is None:
+        import board
+    if clock is None:
+        def clock():
+            return ticks.mask(time.ticks_ms())
+    if sleep_ms is None:
+        sleep_ms = time.sleep_ms
+    store = Store(root)
+    log = FaultLog(root)
+    crashes = []
+    safe = False
+    while True:
+        try:
+            app = App(board, store, clock(), safe=safe)
+            while True:
+                app.step(clock())
+                sleep_ms(LOOP_MS)
+        except KeyboardInterrupt:
+            raise
+        except Exception as e:
+            now = clock()
+            log.write('%d %s' % (now, exc_text(e)))
+            crashes = [t for t in crashes if ticks.diff(now, t) < CRASH_WINDOW_MS]
+            crashes.append(now)
+            if len(crashes) >= CRASHES_FOR_SAFE:
+                safe = True
+                crashes = []

@@ -1,0 +1,39 @@
+# `make bench`: every budget of the project, measured, not asserted. Each section is a script of
+# its own; this runs them in turn and keeps going when one is missing or fails.
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PY = os.path.join(ROOT, '.venv', 'bin', 'python')
+MP = os.path.join(ROOT, '.venv', 'bin', 'micropython')
+
+# (title, interpreter, script)
+SECTIONS = (
+    ('scoring core', PY, 'tools/bench_core.py'),
+    ('buttons and gestures', MP, 'tools/bench_input.py'),
+    ('seven-segment displays', MP, 'tools/bench_segments.py'),
+    ('matrix displays', MP, 'tools/bench_matrix.py'),
+    ('saving', MP, 'tools/bench_store.py'),
+    ('the app on the virtual board', PY, 'tools/bench_app.py'),
+)
+
+
+def main():
+    failed = 0
+    for title, interp, script in SECTIONS:
+        print('== %s (%s)' % (title, script))
+        sys.stdout.flush()
+        if not os.path.exists(os.path.join(ROOT, script)):
+            print('   (missing)')
+            failed += 1
+            continue
+        r = subprocess.run([interp, script], cwd=ROOT)
+        if r.returncode:
+            print('   (failed with exit code %d)' % r.returncode)
+            failed += 1
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""The scoreboard simulator: the real firmware on a virtual board.
+
+  tools/sim.py                      interactive, in the terminal (what `make sim` runs)
+  tools/sim.py --script FILE        run a press script on virtual time; one JSON line per `state`
+  options: --board NAME (a file in boards/), --flash DIR (keep the virtual flash there; default
+           a fresh, empty one), --cpython (run the firmware under CPython instead of the
+           MicroPython unix port)
+
+The firmware runs in tools/sim_engine.py under MicroPython; this front end only starts it,
+passes the script, and in interactive mode turns keys into presses and draws what the virtual
+chips show.
+"""
+import argparse
+import os
+import select
+import shutil
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+import tty
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MICROPYTHON = os.environ.get('MICROPYTHON', os.path.join(ROOT, '.venv', 'bin', 'micropython'))
+DEFAULT_BOARD = 'pico_tm1637'
+
+HELP = ('r/b: tap RED/BLUE   R/B: hold RED/BLUE 1 s   space/enter: tap OK   l: long OK   '
+        'm: hold OK (menu)   c: chord (redo)   -/=: RED-/BLUE-   p: power cut   q: quit')
+KEYS = {
+    'r': 'tap RED', 'b': 'tap BLUE', ' ': 'tap OK', '\r': 'tap OK', '\n': 'tap OK',
+    'R': 'hold RED 1000', 'B': 'hold BLUE 1000', 'l': 'hold OK 1000', 'm': 'hold OK 3200',
+    'c': 'chord RED BLUE 1200', '-': 'tap RED_MINUS', '=': 'tap BLUE_MINUS',
+    'p': 'power-cut',
+}
+
+
+def engine_cmd(args, flash, extra):
+    eng = os.path.join(ROOT, 'tools', 'sim_engine.py')
+    base = ['--root', ROOT, '--board', args.board, '--flash', flash] + extra
+    if args.cpython:
+        return [sys.executable, eng] + base
+    return [MICROPYTHON, eng] + base
+
+
+def known_boards():
+    return sorted(n[:-3] for n in os.listdir(os.path.join(ROOT, 'boards'))
+                  if n.endswith('.py') and not n.startswith('_'))
+
+
+def run_script(args, flash):
+    r = subprocess.run(engine_cmd(args, flash, ['--script', os.path.abspath(args.script)]))
+    return r.returncode
+
+
+def interactive(args, flash):
+    if not sys.stdin.isatty():
+        print('make sim needs a terminal; for scripts use tools/sim.py --script FILE',
+              file=sys.stderr)
+        return 2
+    proc = subprocess.Popen(engine_cmd(args, flash, ['--stdin']), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True, bufsize=1)
+
+    def ask(cmd):
+        proc.stdin.write(cmd + '\n')
+        proc.stdin.flush()
+
+    def picture():
+        ask('draw')
+        lines = []
+        while True:
+            line = proc.stdout.readline()
+            if not line or line == '.\n':
+                return lines
+            lines.append(line.rstrip('\n'))
+
+    def view():
+        ask('state')
+        return proc.stdout.readline().strip()
+
+    fd = sys.stdin.fileno()
+    old = termios.tcgetattr(fd)
+    out = sys.stdout
+    try:
+        tty.setcbreak(fd)
+        out.write('\x1b[?25l\x1b[2J')
+        last = time.monotonic()
+        note = ''
+        while proc.poll() is None:
+            # Virtual time follows the wall clock between key presses.
+            now = time.monotonic()
+            ask('wait %d' % int((now - last) * 1000))
+            last = now
+            out.write('\x1b[H')
+            out.write('Shuffleboard scoreboard: board %s (virtual)\x1b[K\n\x1b[K\n' % args.board)
+            for line in picture():
+                out.write(line + '\x1b[K\n')
+            out.write('\x1b[K\n' + view()[:160] + '\x1b[K\n')
+            out.write('\x1b[K\n' + HELP + '\x1b[K\n' + note + '\x1b[K\n\x1b[J')
+            out.flush()
+            ready, _, _ = select.select([sys.stdin], [], [], 0.1)
+            if not ready:
+                continue
+            ch = sys.stdin.read(1)
+            if ch in ('q', '\x03', '\x04'):
+                break
+            cmd = KEYS.get(ch)
+            if cmd:
+                note = '> ' + cmd
+                ask(cmd)
+                last = time.monotonic()   # the press itself took its virtual time
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, old)
+        out.write('\x1b[?25h\n')
+        try:
+            ask('quit')
+        except (BrokenPipeError, ValueError):
+            pass
+        proc.wait(timeout=5)
+    return 0
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    p.add_argument('--script', help='press script to run on virtual time')
+    p.add_argument('--board', default=os.environ.get('BOARD') or DEFAULT_BOARD)
+    p.add_argument('--flash', help='folder that keeps the virtual flash between runs')
+    p.add_argument('--cpython', action='store_true', help='run the firmware under CPython')
+    p.add_argument('--list-boards', action='store_true')
+    args = p.parse_args(argv)
+    boards = known_boards()
+    if args.list_boards:
+        print('\n'.join(boards))
+        return 0
+    if args.board.endswith('.py') and os.path.isfile(args.board):
+        args.board = os.path.abspath(args.board)     # a board file outside boards/
+    elif args.board not in boards:
+        print('unknown board %r; known boards: %s' % (args.board, ', '.join(boards)),
+              file=sys.stderr)
+        return 2
+    if args.script and not os.path.isfile(args.script):
+        print('no such script: %s' % args.script, file=sys.stderr)
+        return 2
+    tmp = None
+    flash = args.flash
+    if flash is None:
+        tmp = flash = tempfile.mkdtemp(prefix='scoreboard-flash-')
+    else:
+        os.makedirs(flash, exist_ok=True)
+        flash = os.path.abspath(flash)
+    try:
+        if args.script:
+            return run_script(args, flash)
+        return interactive(args, flash)
+    finally:
+        if tmp:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == '__main__':
+    sys.exit(main())
