@@ -62,26 +62,40 @@ class App:
             self.wdt.feed()
 
     def draw(self, now):
-        ctl = self.ctl
+        # Kept tiny: MicroPython takes a function's frame from the heap when it needs more
+        # than a few words, and this runs every pass.
         phase = now // PHASE_MS
-        if ctl.version == self._drawn and phase == self._phase:
-            return
+        if self.ctl.version != self._drawn or phase != self._phase:
+            self._redraw(phase)
+
+    # The redraw is split into small functions and loops by index: a `for` over a list needs
+    # four stack slots for its iterator, which would push these frames onto the heap.
+    def _redraw(self, phase):
+        ctl = self.ctl
         self._drawn = ctl.version
         self._phase = phase
-        level = ctl.brightness
-        if level != self._level:
-            self._level = level
-            for d in self.displays:
-                d.brightness(level)
-        on = not ctl.asleep
-        if on != self._on:
-            self._on = on
-            for d in self.displays:
-                d.power(on)
-        view = ctl.view
-        for d in self.displays:
-            d.show(view, phase)
+        if ctl.brightness != self._level:
+            self._set_level(ctl.brightness)
+        if ctl.asleep == self._on:
+            self._set_power(not ctl.asleep)
+        self._show(ctl.view, phase)
 
+    def _show(self, view, phase):
+        ds = self.displays
+        i = len(ds)
+        while i:
+            i -= 1
+            ds[i].show(view, phase)
+
+    def _set_level(self, level):
+        self._level = level
+        for d in self.displays:
+            d.brightness(level)
+
+    def _set_power(self, on):
+        self._on = on
+        for d in self.displays:
+            d.power(on)
 
 def main(board=None, root='', clock=None, sleep_ms=None):
     """Run the scoreboard for ever. A fault restarts the loop and is logged; three within a
