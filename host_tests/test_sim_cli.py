@@ -1,0 +1,93 @@
+# tools/sim.py as a user runs it: a press script on virtual time under the MicroPython unix port
+# (and the same output under CPython), errors that name the line with exit code 2, a flash
+# folder kept between runs.
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SIM = os.path.join(ROOT, 'tools', 'sim.py')
+
+GAME = """# seed 000, the first two frames
+state
+tap OK
+tap BLUE
+tap BLUE
+hold BLUE 1000
+state
+tap OK
+state
+tap RED
+down OK
+wait 100
+up OK
+wait 300
+state
+power-cut
+state
+"""
+
+
+def sim(tmp_path, text, *args):
+    script = tmp_path / 'script.txt'
+    script.write_text(text)
+    return subprocess.run([sys.executable, SIM, '--script', str(script)] + list(args),
+                          capture_output=True, text=True, timeout=120)
+
+
+def states(r):
+    return [json.loads(line) for line in r.stdout.splitlines()]
+
+
+def test_script_under_micropython(tmp_path):
+    r = sim(tmp_path, GAME)
+    assert r.returncode == 0, r.stderr
+    s = states(r)
+    assert len(s) == 5
+    assert s[0]['screen'] == 'setup'
+    assert s[1]['pending'] == {'red': 0, 'blue': 5}    # 2 taps, then 600 ms + 2 x 150 ms held
+    assert (s[2]['blue'], s[2]['hammer'], s[2]['frame']) == (5, 'red', 2)
+    assert (s[3]['red'], s[3]['hammer']) == (1, 'blue')
+    assert s[4] == dict(s[3], message=s[4]['message'])
+    assert list(s[0])[:4] == ['screen', 'game', 'red', 'blue']   # documented key order
+
+
+def test_cpython_gives_the_same_lines(tmp_path):
+    a = sim(tmp_path, GAME)
+    b = sim(tmp_path, GAME, '--cpython')
+    assert a.returncode == b.returncode == 0, b.stderr
+    assert a.stdout == b.stdout
+
+
+def test_every_board_plays_the_same_script(tmp_path):
+    boards = sorted(n[:-3] for n in os.listdir(os.path.join(ROOT, 'boards')) if n.endswith('.py'))
+    want = None
+    for board in boards:
+        r = sim(tmp_path, GAME, '--board', board)
+        assert r.returncode == 0, (board, r.stderr)
+        if want is None:
+            want = r.stdout
+        assert r.stdout == want, board
+
+
+def test_errors_name_the_line_and_exit_2(tmp_path):
+    for text, words in (('state\ntap PURPLE\n', 'line 2'), ('tap OK\n\nfly\n', 'line 3'),
+                        ('wait x\n', 'line 1'), ('hold OK\n', 'line 1')):
+        r = sim(tmp_path, text)
+        assert r.returncode == 2, text
+        assert words in r.stderr, r.stderr
+        assert r.stdout == ''
+    r = sim(tmp_path, 'state\n', '--board', 'no_such_board')
+    assert r.returncode == 2 and 'unknown board' in r.stderr
+
+
+def test_flash_folder_keeps_the_game(tmp_path):
+    flash = tmp_path / 'flash'
+    r1 = sim(tmp_path, 'tap OK\ntap RED\ntap OK\n', '--flash', str(flash))
+    assert r1.returncode == 0
+    r2 = sim(tmp_path, 'state\n', '--flash', str(flash))
+    (v,) = states(r2)
+    assert (v['screen'], v['red'], v['hammer']) == ('play', 1, 'blue')
+    r3 = sim(tmp_path, 'state\n')
+    assert states(r3)[0]['screen'] == 'setup'    # without --flash: a blank flash
