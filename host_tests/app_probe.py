@@ -4,6 +4,14 @@
 import os
 import sys
 
+
+def _unique():
+    # Test folders are per process: parallel runs must not share a virtual flash.
+    return ''.join(['%02x' % b for b in os.urandom(4)])
+
+
+_RUN = _unique()
+
 HERE = __file__.rsplit('/', 1)[0] if '/' in __file__ else '.'
 ROOT = HERE + '/..'
 if ROOT + '/tools' not in sys.path:
@@ -33,7 +41,7 @@ def boards():
 
 
 def flash_dir(tag):
-    d = '/tmp/sb-probe-' + tag
+    d = '/tmp/sb-probe-%s-%s' % (_RUN, tag)
     try:
         os.mkdir(d)
     except OSError:

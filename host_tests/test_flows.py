@@ -4,6 +4,14 @@
 import os
 import sys
 
+
+def _unique():
+    # Test folders are per process: parallel runs must not share a virtual flash.
+    return ''.join(['%02x' % b for b in os.urandom(4)])
+
+
+_RUN = _unique()
+
 HERE = __file__.rsplit('/', 1)[0] if '/' in __file__ else '.'
 ROOT = HERE + '/..'
 BARE = HERE + '/fixtures/boards'
@@ -28,7 +36,7 @@ _n = [0]
 
 def fresh_flash():
     _n[0] += 1
-    d = '/tmp/sb-flows-%d-%d' % (os.getpid() if hasattr(os, 'getpid') else 0, _n[0])
+    d = '/tmp/sb-flows-%s-%d' % (_RUN, _n[0])
     try:
         os.mkdir(d)
     except OSError:

@@ -161,6 +161,7 @@ class Controller:
         if g.KIND == 'shovehapenny':
             if key == K_RED or key == K_BLUE:
                 self._move_cursor(1 if key == K_BLUE else -1)
+                self._persist()         # the cursor is part of the screen a cut must keep
             return
         side = SIDE_FOR_KEY.get(key)
         if side is None:
@@ -248,8 +249,9 @@ class Controller:
             return
         if kind == TAP or kind == REPEAT:
             side = SIDE_FOR_KEY.get(key)
-            if side is not None:
+            if side is not None and side != self.choice:
                 self.choice = side
+                self._persist()
 
     def _start(self):
         kind = self.kind

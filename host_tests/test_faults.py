@@ -1,0 +1,128 @@
+# runs-on: micropython
+# The top-level handler in scoreboard.app.main: a fault restarts the loop and is logged to a
+# bounded file; a fault that comes back three times within a minute (here a display that fails
+# on the saved game, so every restart meets it again) ends in the safe screen, from which the
+# players can still start a new game.
+import os
+import sys
+
+
+def _unique():
+    # Test folders are per process: parallel runs must not share a virtual flash.
+    return ''.join(['%02x' % b for b in os.urandom(4)])
+
+
+_RUN = _unique()
+
+HERE = __file__.rsplit('/', 1)[0] if '/' in __file__ else '.'
+sys.path.insert(0, HERE + '/../tools')
+import sim_engine  # noqa: E402
+
+sim_engine.setup_path(HERE + '/..')
+
+import machine  # noqa: E402  (the virtual board's stand-in)
+from scoreboard import app  # noqa: E402
+from scoreboard.store import Store  # noqa: E402
+
+
+class Stop(BaseException):
+    pass
+
+
+class Display:
+    def __init__(self):
+        self.drivers = ()
+        self.shown = []
+
+    def show(self, view, phase):
+        if view['red'] == 3:
+            raise RuntimeError('render fault on red 3')
+        self.shown.append(view['screen'])
+
+    def brightness(self, level):
+        pass
+
+    def power(self, on):
+        pass
+
+
+class Board:
+    BUTTONS = {'RED': 40, 'BLUE': 41, 'OK': 42}
+    WATCHDOG_MS = 0
+
+    def __init__(self):
+        self.disp = Display()
+
+    def displays(self):
+        return [self.disp]
+
+
+def root(tag):
+    d = '/tmp/sb-faults-%s-%s' % (_RUN, tag)
+    try:
+        os.mkdir(d)
+    except OSError:
+        for n in os.listdir(d):
+            os.remove(d + '/' + n)
+    return d
+
+
+def run_main(board, folder, presses, until):
+    """app.main on virtual time; `presses` is [(at_ms, button, down)]; stops at `until`."""
+    machine.reset_all()
+    t = [0]
+    todo = list(presses)
+
+    def clock():
+        return t[0]
+
+    def sleep_ms(ms):
+        t[0] += ms
+        while todo and todo[0][0] <= t[0]:
+            at, b, down = todo.pop(0)
+            machine.drive(board.BUTTONS[b], 0 if down else None)
+        if t[0] >= until:
+            raise Stop()
+
+    try:
+        app.main(board=board, root=folder, clock=clock, sleep_ms=sleep_ms)
+    except Stop:
+        pass
+
+
+def tap(at, b):
+    return [(at, b, True), (at + 80, b, False)]
+
+
+def test_repeated_fault_ends_in_the_safe_screen_and_a_new_game_is_possible():
+    folder = root('safe')
+    # Start a game and score red 3: the display fails on it, the loop restarts, meets the
+    # saved game again, fails again; the third fault within the minute gives the safe screen.
+    board = Board()
+    presses = tap(100, 'OK') + tap(600, 'RED') + tap(1000, 'RED') + tap(1400, 'RED') + \
+        tap(1800, 'OK')
+    run_main(board, folder, presses, 4000)
+    shown = board.disp.shown
+    assert shown[-1] == 'setup', shown[-5:]
+    from scoreboard.faultlog import FaultLog
+    log = FaultLog(folder).read()
+    assert log.count('RuntimeError: render fault on red 3') == 3, log
+    # The safe screen says so and stays until a press; OK then starts a new game.
+    board2 = Board()
+    run_main(board2, folder, tap(100, 'OK') + tap(500, 'BLUE') + tap(900, 'OK'), 2000)
+    assert board2.disp.shown[-1] == 'play'
+    st = Store(folder).load()
+    assert st['game']['log'] == [['f', 0, 1]], st['game']
+
+
+def test_fault_log_stays_bounded():
+    folder = root('log')
+    from scoreboard.faultlog import FaultLog
+    log = FaultLog(folder)
+    for i in range(300):
+        log.write('fault number %d with some text to fill the file up quickly' % i)
+    total = 0
+    for n in os.listdir(folder):
+        total += os.stat(folder + '/' + n)[6]
+    assert total <= 4096, total
+    assert 'fault number 299' in log.read()
