@@ -9,10 +9,11 @@ from mpy_tools import ROOT, compile_tree, run, smallest_heap  # noqa: E402
 
 GAME_100 = '''
 import sys
-sys.path.insert(0, %(tools)r)
-import sim_engine
-sim_engine.setup_path(%(root)r)
+sys.path.insert(0, %(boards)r)
 sys.path.insert(0, %(fw)r)
+sys.path.insert(0, %(tools)r)
+sys.path.insert(0, %(virtual)r)
+import sim_engine
 import os
 d = '/tmp/sb-bench-app'
 try:
@@ -52,16 +53,28 @@ for board in app_probe.boards():
 
 
 def main():
+    # Everything the run needs is compiled with mpy-cross, harness included, so the figure is
+    # the heap of running code, not of the compiler.
     build = os.path.join(ROOT, 'build', 'bench-app')
     compile_tree(os.path.join(ROOT, 'firmware'), build)
-    subst = {'tools': os.path.join(ROOT, 'tools'), 'root': ROOT, 'fw': build,
+    tools = os.path.join(ROOT, 'build', 'bench-tools')
+    compile_tree(os.path.join(ROOT, 'tools', 'virtual'), os.path.join(tools, 'virtual'))
+    compile_tree(os.path.join(ROOT, 'boards'), os.path.join(tools, 'boards'))
+    compile_tree(os.path.join(ROOT, 'host_tests', 'fixtures', 'boards'),
+                 os.path.join(tools, 'fixtures'))
+    import shutil
+    import subprocess
+    from mpy_tools import MPY_CROSS
+    subprocess.run([MPY_CROSS, '-o', os.path.join(tools, 'sim_engine.mpy'),
+                    os.path.join(ROOT, 'tools', 'sim_engine.py')], check=True)
+    shutil.rmtree(os.path.join(tools, 'virtual', '__pycache__'), ignore_errors=True)
+    subst = {'tools': tools, 'root': ROOT, 'fw': build,
+             'virtual': os.path.join(tools, 'virtual'),
              'tests': os.path.join(ROOT, 'host_tests')}
     for board in ('bare', 'pico_tm1637'):
-        if board == 'bare':
-            path = [os.path.join(ROOT, 'host_tests', 'fixtures', 'boards')]
-        else:
-            path = []
-        script = GAME_100 % dict(subst, board=board)
+        boards = os.path.join(tools, 'fixtures' if board == 'bare' else 'boards')
+        path = []
+        script = GAME_100 % dict(subst, board=board, boards=boards)
         heap = smallest_heap(script, path, hi=4 << 20)
         print('app: smallest heap for a 100-frame game through press scripts on %s: %s bytes '
               '(goal 32768, limit 65536)' % (board, heap))

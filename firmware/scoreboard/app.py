@@ -9,6 +9,15 @@ from .ui.debounce import Debouncer
 from .ui.gestures import Gestures
 from .ui.keys import index
 
+try:
+    from micropython import heap_lock, heap_unlock
+except ImportError:  # CPython: nothing to lock
+    def heap_lock():
+        pass
+
+    def heap_unlock():
+        pass
+
 LOOP_MS = 5             # one scan, one update, at most one redraw
 PHASE_MS = 250          # blink and scroll step of the displays
 CRASH_WINDOW_MS = 60000
@@ -81,11 +90,27 @@ class App:
         self._show(ctl.view, phase)
 
     def _show(self, view, phase):
+        # The refresh runs with the heap locked: a function frame MicroPython would take from
+        # the heap goes on the C stack instead, and any real allocation in a layout or driver
+        # raises MemoryError at once (the tests run every layout this way) instead of
+        # fragmenting the heap of a board that runs for months.
+        heap_lock()
+        err = self._show_all(view, phase)
+        heap_unlock()
+        if err is not None:
+            raise err
+
+    def _show_all(self, view, phase):
+        # The try lives here, inside the locked region, where a large frame costs no heap.
         ds = self.displays
         i = len(ds)
-        while i:
-            i -= 1
-            ds[i].show(view, phase)
+        try:
+            while i:
+                i -= 1
+                ds[i].show(view, phase)
+        except Exception as e:
+            return e
+        return None
 
     def _set_level(self, level):
         self._level = level

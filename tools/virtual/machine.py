@@ -7,6 +7,33 @@
 # decode what the drivers send, so the simulator shows only what really reached a chip.
 
 
+try:
+    from micropython import heap_lock, heap_unlock
+except ImportError:  # CPython
+    heap_lock = heap_unlock = None
+
+
+def to_chips(listeners, arg):
+    """Hand `arg` to the chips listening on a wire or bus. The firmware refreshes its
+    displays with the heap locked (nothing it does there may allocate); the chips stand for
+    hardware, not firmware, so they run with the heap usable."""
+    if not listeners:
+        return
+    locked = False
+    if heap_lock is not None:
+        try:
+            bytearray(1)
+        except MemoryError:
+            locked = True
+            heap_unlock()
+    try:
+        for fn in listeners:
+            fn(arg)
+    finally:
+        if locked:
+            heap_lock()
+
+
 class Reset(BaseException):
     """Raised by reset()/soft_reset(): the simulator restarts the firmware, as the chip would."""
 
@@ -47,8 +74,7 @@ class Line:
         if lv == self.last:
             return
         prev, self.last = self.last, lv
-        for fn in self.listeners:
-            fn(self)
+        to_chips(self.listeners, self)
         h = self.irq_handler
         if h is not None and prev is not None:
             if (lv == 0 and self.irq_trigger & Pin.IRQ_FALLING) or (
@@ -182,8 +208,7 @@ class SPI:
         self.baudrate = baudrate
 
     def write(self, buf):
-        for fn in bus(self._key):
-            fn(buf)
+        to_chips(bus(self._key), buf)
 
     def write_readinto(self, wbuf, rbuf):
         self.write(wbuf)

@@ -13,6 +13,7 @@ class NeoPixel:
         self.bpp = bpp
         self.buf = bytearray(n * bpp)
         self.timing = timing
+        self._key = ('neopixel', pin.id)   # made once: write() runs in the refresh path
 
     def __len__(self):
         return self.n
@@ -31,5 +32,4 @@ class NeoPixel:
             self[i] = v
 
     def write(self):
-        for fn in machine.bus(('neopixel', self.pin.id)):
-            fn(self.buf)
+        machine.to_chips(machine.bus(self._key), self.buf)

@@ -1,0 +1,93 @@
+# runs-on: micropython
+# Every board through every game and screen: play with pending points, refused entries and
+# their messages, three-digit horse-collar totals, the shove ha'penny bed grid and cursor, game
+# over, banking, the whole menu, dimming, sleep and waking. Under MicroPython the app refreshes
+# the displays with the heap locked, so any layout or driver that allocates fails here.
+import os
+import sys
+
+HERE = __file__.rsplit('/', 1)[0] if '/' in __file__ else '.'
+sys.path.insert(0, HERE + '/../tools')
+import sim_engine  # noqa: E402
+
+sim_engine.setup_path(HERE + '/..')
+
+
+def _unique():
+    return ''.join(['%02x' % b for b in os.urandom(4)])
+
+
+_RUN = _unique()
+
+
+class Null:
+    def write(self, s):
+        pass
+
+
+def flash(tag):
+    d = '/tmp/sb-screens-%s-%s' % (_RUN, tag)
+    try:
+        os.mkdir(d)
+    except OSError:
+        for n in os.listdir(d):
+            os.remove(d + '/' + n)
+    return d
+
+
+def boards():
+    names = [n[:-3] for n in os.listdir(HERE + '/../boards') if n.endswith('.py')]
+    names.sort()
+    return names
+
+
+KINDS = ('knockoff', 'tapdraw', 'horsecollar', 'fourframe', 'practice', 'shovehapenny')
+
+
+def script_for(kind):
+    s = ['hold OK 3200'] + ['tap BLUE'] * KINDS.index(kind) + ['hold OK 1000', 'tap BLUE',
+                                                                  'tap OK']
+    if kind == 'shovehapenny':
+        s += ['tap OK', 'tap OK', 'tap OK', 'tap OK', 'tap BLUE', 'tap OK', 'tap OK',
+              'tap RED', 'tap RED', 'wait 700', 'tap OK', 'tap BLUE', 'tap BLUE', 'tap OK']
+        s += ['tap OK'] * 4 + ['tap RED', 'tap OK']       # a sixth coin: refused, a message
+    elif kind == 'horsecollar':
+        s += ['hold RED 6000', 'wait 300', 'tap OK', 'tap BLUE', 'tap OK', 'wait 2500',
+              'hold OK 1000', 'tap OK', 'hold BLUE 20000', 'tap OK']
+    elif kind == 'practice':
+        s += ['tap RED', 'tap RED', 'tap OK', 'tap BLUE', 'tap OK'] + ['tap RED'] * 5 + [
+            'tap OK', 'wait 2500', 'hold OK 1000']
+    else:
+        s += ['tap RED', 'tap RED', 'tap BLUE', 'wait 400', 'tap OK', 'hold OK 1000',
+              'hold BLUE 3000', 'tap OK', 'hold RED 4000', 'tap OK']
+    s += ['chord RED BLUE 1200', 'hold OK 1000']
+    # the whole menu, stepping every value
+    s += ['hold OK 3200'] + ['tap BLUE', 'tap OK'] * 14 + ['hold OK 1000', 'wait 2500']
+    return s
+
+
+def test_every_board_draws_every_game_and_screen():
+    for board in boards():
+        for kind in KINDS:
+            sim = sim_engine.Sim(board, flash(board), Null())
+            for _, op, args in sim_engine.parse(script_for(kind), sim.board.BUTTONS):
+                sim.run(op, args)
+            # finish a knock-off game to see 'over' and the banked setup
+            ctl = sim.app.ctl
+            assert ctl.view['screen'] in ('setup', 'play', 'over'), (board, kind, ctl.view)
+        lines = ['tap OK'] + ['hold RED 2000', 'tap OK', 'tap OK'] * 2 + ['state', 'tap OK',
+                                                                           'tap RED']
+        for _, op, args in sim_engine.parse(lines, sim.board.BUTTONS):
+            sim.run(op, args)
+        # dim, sleep and the waking press, on short timers
+        ctl = sim.app.ctl
+        ctl.DIM_MS = 2000
+        ctl.SLEEP_MS = 4000
+        sim.run('wait', [2500])
+        assert ctl.dimmed, board
+        sim.run('wait', [2000])
+        assert ctl.view['screen'] == 'sleep', board
+        sim.run('tap', ['RED'])
+        assert ctl.view['screen'] != 'sleep', board
+        # a picture for each display
+        assert sim.picture(), board
