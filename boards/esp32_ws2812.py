@@ -1,0 +1,15 @@
+"""ESP32 + WS2812B 32x8 colour LED panel. Wiring: boards/esp32_ws2812.md"""
+MCU = 'esp32'
+BUTTONS = {'RED': 25, 'BLUE': 26, 'OK': 27}
+WATCHDOG_MS = 8000
+
+
+def displays():
+    from machine import Pin
+    from scoreboard.drivers.ws2812_panel import WS2812Panel
+    from scoreboard.render.matrix import MatrixLayout
+    # Data on GPIO 13 through a 74AHCT125 level shifter and a 330 ohm resistor. The flexible
+    # 8x32 panels chain in columns of 8, zig-zag, LED 0 at the top left seen from the front.
+    panel = WS2812Panel(Pin(13, Pin.OUT), width=32, height=8, vertical=True, serpentine=True,
+                        start='top-left')
+    return [MatrixLayout(panel, colour=True)]
