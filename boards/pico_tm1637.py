@@ -1,0 +1,15 @@
+"""Pico + two TM1637 4-digit modules, one a side. Wiring: boards/pico_tm1637.md"""
+MCU = 'rp2'
+BUTTONS = {'RED': 14, 'BLUE': 15, 'OK': 16}
+WATCHDOG_MS = 8000
+
+
+def displays():
+    from machine import Pin
+    from scoreboard.drivers.tm1637 import TM1637
+    from scoreboard.render.segments import SidesLayout
+    red = TM1637(clk=Pin(2), dio=Pin(3), digits=4, colour='red')
+    blue = TM1637(clk=Pin(4), dio=Pin(5), digits=4, colour='blue')
+    # The common 4-digit "clock" modules have no decimal points, only the colon on digit 1's
+    # dp: it marks the hammer (and blinks for the turn).
+    return [SidesLayout(red, blue, marker=1)]

@@ -1,0 +1,613 @@
+# Seven-segment layouts: golden pictures for SidesLayout (4 and 6 digits a side) and SingleLayout
+# (4, 6, 8 digits) for every game kind and screen (play with pending in both blink phases, over,
+# setup, menu, message scrolling, sleep), written as readable strings through the table below;
+# the push-only-on-change rule; and every seven-segment board built on the virtual machine,
+# its chips showing the expected picture for a sample view.
+# runs-on: micropython
+import sys
+
+_HERE = __file__.rsplit('/', 1)[0] if '/' in __file__ else '.'
+_ROOT = _HERE + '/..'
+for _p in (_ROOT + '/boards', _ROOT + '/firmware', _ROOT + '/tools', _ROOT + '/tools/virtual'):
+    if _p in sys.path:
+        sys.path.remove(_p)
+    sys.path.insert(0, _p)
+
+import machine  # noqa: E402  (tools/virtual/machine.py)
+from scoreboard.render.segments import SidesLayout, SingleLayout  # noqa: E402
+
+# The shapes the pictures are written in (bit0 = a .. bit6 = g; a '.' after a character is its
+# decimal point), independent of the firmware's font table. Some letters share a shape with a
+# digit on seven segments (S/5, g/9): either spelling encodes the same.
+SHAPES = (
+    (' ', 0x00), ('0', 0x3F), ('1', 0x06), ('2', 0x5B), ('3', 0x4F), ('4', 0x66), ('5', 0x6D),
+    ('6', 0x7D), ('7', 0x07), ('8', 0x7F), ('9', 0x6F), ('-', 0x40), ('+', 0x70), ('_', 0x08),
+    ('A', 0x77), ('b', 0x7C), ('C', 0x39), ('c', 0x58), ('d', 0x5E), ('E', 0x79), ('e', 0x7B),
+    ('F', 0x71), ('g', 0x6F), ('H', 0x76), ('h', 0x74), ('I', 0x30), ('i', 0x10), ('k', 0x75),
+    ('L', 0x38), ('m', 0x37), ('n', 0x54), ('o', 0x5C), ('P', 0x73), ('r', 0x50), ('S', 0x6D),
+    ('s', 0x6D), ('t', 0x78), ('u', 0x1C), ('W', 0x2A), ('w', 0x2A), ('x', 0x76), ('y', 0x6E),
+)
+ENC = {}
+DEC = {}
+for _ch, _v in SHAPES:
+    ENC[_ch] = _v
+    if _v not in DEC:
+        DEC[_v] = _ch
+
+
+def enc(s):
+    out = []
+    for ch in s:
+        if ch == '.':
+            out[-1] |= 0x80
+        else:
+            out.append(ENC[ch])
+    return out
+
+
+def dec(bs):
+    s = ''
+    for v in bs:
+        s += DEC.get(v & 0x7F, '?') + ('.' if v & 0x80 else '')
+    return s
+
+
+class Drv:
+    """A digit driver as the layouts see it: width, buf, show() and the rest, counting pushes."""
+
+    def __init__(self, width):
+        self.width = width
+        self.buf = bytearray(width)
+        self.shows = 0
+        self.level = None
+        self.on = None
+        self.closed = False
+
+    def show(self):
+        self.shows += 1
+
+    def brightness(self, level):
+        self.level = level
+
+    def power(self, on):
+        self.on = on
+
+    def deinit(self):
+        self.closed = True
+
+
+def layouts():
+    return (('S4', SidesLayout(Drv(4), Drv(4))), ('S6', SidesLayout(Drv(6), Drv(6))),
+            ('1x4', SingleLayout(Drv(4))), ('1x6', SingleLayout(Drv(6))),
+            ('1x8', SingleLayout(Drv(8))))
+
+
+def picture(layout):
+    """The drivers' bytes as one string, '|' between modules."""
+    parts = []
+    for d in layout.drivers:
+        parts.append(dec(d.buf))
+    return '|'.join(parts)
+
+
+def expect_bytes(s):
+    out = []
+    for part in s.split('|'):
+        out += enc(part)
+    return out
+
+
+def all_bytes(layout):
+    out = []
+    for d in layout.drivers:
+        out += list(d.buf)
+    return out
+
+
+VIEWS = [
+    ('ko play pend',
+     {'screen': 'play',
+      'game': 'knockoff',
+      'red': 12,
+      'blue': 7,
+      'pending': {'red': 2, 'blue': 0},
+      'hammer': 'blue',
+      'turn': None}),
+    ('ko play blue pend 12',
+     {'screen': 'play',
+      'game': 'knockoff',
+      'red': 3,
+      'blue': 14,
+      'pending': {'red': 0, 'blue': 12},
+      'hammer': 'red',
+      'turn': None}),
+    ('td play',
+     {'screen': 'play',
+      'game': 'tapdraw',
+      'red': 0,
+      'blue': 0,
+      'pending': {'red': 0, 'blue': 0},
+      'hammer': 'blue'}),
+    ('hc play 3dig',
+     {'screen': 'play',
+      'game': 'horsecollar',
+      'red': 104,
+      'blue': 97,
+      'pending': {'red': 0, 'blue': 26},
+      'hammer': None,
+      'turn': 'blue'}),
+    ('hc play small',
+     {'screen': 'play',
+      'game': 'horsecollar',
+      'red': 14,
+      'blue': 9,
+      'pending': {'red': 3, 'blue': 0},
+      'turn': 'red'}),
+    ('4f play',
+     {'screen': 'play',
+      'game': 'fourframe',
+      'red': 5,
+      'blue': 8,
+      'pending': {'red': 0, 'blue': 0},
+      'hammer': 'red',
+      'frame': 3}),
+    ('pr play',
+     {'screen': 'play',
+      'game': 'practice',
+      'red': 7,
+      'blue': 6,
+      'pending': {'red': 0, 'blue': 4},
+      'turn': 'blue',
+      'frame': 2}),
+    ('sh play',
+     {'screen': 'play',
+      'game': 'shovehapenny',
+      'red': 5,
+      'blue': 7,
+      'pending': {'red': 0, 'blue': 0},
+      'turn': 'red',
+      'beds': {'red': [3, 2, 0, 0, 0, 0, 0, 0, 0], 'blue': [3, 3, 1, 0, 0, 0, 0, 0, 0]},
+      'cursor': 2}),
+    ('sh end',
+     {'screen': 'play',
+      'game': 'shovehapenny',
+      'red': 5,
+      'blue': 7,
+      'turn': 'blue',
+      'beds': {'red': [3, 2, 0, 0, 0], 'blue': [3, 3, 1, 0, 0]},
+      'cursor': 'end'}),
+    ('over',
+     {'screen': 'over',
+      'game': 'knockoff',
+      'red': 15,
+      'blue': 11,
+      'winner': 'red',
+      'hammer': 'blue'}),
+    ('over hc',
+     {'screen': 'over', 'game': 'horsecollar', 'red': 51, 'blue': 112, 'winner': 'blue'}),
+    ('setup ko',
+     {'screen': 'setup',
+      'game': 'knockoff',
+      'red': 0,
+      'blue': 0,
+      'hammer': 'blue',
+      'turn': None}),
+    ('setup hc',
+     {'screen': 'setup',
+      'game': 'horsecollar',
+      'red': 0,
+      'blue': 0,
+      'hammer': None,
+      'turn': 'red'}),
+    ('menu tgt',
+     {'screen': 'menu',
+      'game': 'knockoff',
+      'red': 3,
+      'blue': 4,
+      'menu': {'item': 'target', 'value': 21}}),
+    ('menu game',
+     {'screen': 'menu',
+      'game': 'knockoff',
+      'menu': {'item': 'game', 'value': 'shovehapenny'}}),
+    ('menu doubles',
+     {'screen': 'menu', 'menu': {'item': 'doubles', 'value': False}}),
+    ('menu handicap',
+     {'screen': 'menu', 'menu': {'item': 'handicap', 'value': None}}),
+    ('menu blank',
+     {'screen': 'menu', 'menu': {'item': 'blank', 'value': 'switch'}}),
+    ('menu lastmark',
+     {'screen': 'menu', 'menu': {'item': 'last_mark', 'value': 'earned'}}),
+    ('menu reset',
+     {'screen': 'menu', 'menu': {'item': 'reset_games', 'value': 'yes'}}),
+    ('msg',
+     {'screen': 'play', 'game': 'knockoff', 'red': 1, 'blue': 2, 'message': 'no entry'}),
+    ('sleep',
+     {'screen': 'sleep', 'red': 3}),
+]
+
+# Expected pictures: view name -> layout -> (phase 0: blinking parts on, phase 2: off).
+GOLDEN = [
+    ('ko play pend', {
+        'S4': ('12+2|   7.', '12  |   7.'),
+        'S6': ('  12+2|     7.', '  12  |     7.'),
+        '1x4': ('14 7.', '   7.'),
+        '1x6': ('14   7.', '     7.'),
+        '1x8': ('12+2   7.', '12     7.'),
+    }),
+    ('ko play blue pend 12', {
+        'S4': ('   3.|  26', '   3.|    '),
+        'S6': ('     3.| 14+12', '     3.| 14   '),
+        '1x4': ('3. 26', '3.   '),
+        '1x6': ('3.   26', '3.     '),
+        '1x8': ('3.     26', '3.       '),
+    }),
+    ('td play', {
+        'S4': ('   0|   0.', '   0|   0.'),
+        'S6': ('     0|     0.', '     0|     0.'),
+        '1x4': ('0  0.', '0  0.'),
+        '1x6': ('0    0.', '0    0.'),
+        '1x8': ('0      0.', '0      0.'),
+    }),
+    ('hc play 3dig', {
+        'S4': (' 104| 123.', ' 104|    '),
+        'S6': ('   104| 97+26.', '   104| 97   '),
+        '1x4': ('b123.', 'b   '),
+        '1x6': ('b97+26.', 'b97   '),
+        '1x8': ('104  123.', '104     '),
+    }),
+    ('hc play small', {
+        'S4': ('14+3.|   9', '14  |   9'),
+        'S6': ('  14+3.|     9', '  14  |     9'),
+        '1x4': ('17. 9', '   9'),
+        '1x6': ('17.   9', '     9'),
+        '1x8': ('14.+3   9', '14     9'),
+    }),
+    ('4f play', {
+        'S4': ('   5.|   8', '   5.|   8'),
+        'S6': ('F3   5.|F3   8', 'F3   5.|F3   8'),
+        '1x4': ('5.  8', '5.  8'),
+        '1x6': ('5.    8', '5.    8'),
+        '1x8': ('5.  F3  8', '5.  F3  8'),
+    }),
+    ('pr play', {
+        'S4': ('   7| 6+4.', '   7| 6  '),
+        'S6': ('F2   7|F2 6+4.', 'F2   7|F2 6  '),
+        '1x4': ('7 10.', '7   '),
+        '1x6': ('7  6+4.', '7  6  '),
+        '1x8': ('7    6+4.', '7    6  '),
+    }),
+    ('sh play', {
+        'S4': ('b2 2.|b2 3', 'b2 2|b2 3'),
+        'S6': ('b2   2.|b2   3', 'b2   2|b2   3'),
+        '1x4': ('2.b23', '2b23'),
+        '1x6': ('2. b2 3', '2 b2 3'),
+        '1x8': ('2.  b2  3', '2  b2  3'),
+    }),
+    ('sh end', {
+        'S4': ('End |End .', 'End |End '),
+        'S6': ('End   |End   .', 'End   |End   '),
+        '1x4': ('End .', 'End '),
+        '1x6': (' End  .', ' End  '),
+        '1x8': ('  End   .', '  End   '),
+    }),
+    ('over', {
+        'S4': ('  15|  11', '    |  11'),
+        'S6': ('    15|    11', '      |    11'),
+        '1x4': ('1511', '  11'),
+        '1x6': ('15  11', '    11'),
+        '1x8': ('15    11', '      11'),
+    }),
+    ('over hc', {
+        'S4': ('  51| 112', '  51|    '),
+        'S6': ('    51|   112', '    51|      '),
+        '1x4': ('r 51', 'r 51'),
+        '1x6': ('51 112', '51    '),
+        '1x8': ('51   112', '51      '),
+    }),
+    ('setup ko', {
+        'S4': ('SEt |HAm .', 'SEt |HAm .'),
+        'S6': ('SEt   |HAm   .', 'SEt   |HAm   .'),
+        '1x4': ('St b.', 'St b'),
+        '1x6': ('SEt  b.', 'SEt  b'),
+        '1x8': ('SEt  bLu.', 'SEt  bLu'),
+    }),
+    ('setup hc', {
+        'S4': ('1St .|SEt ', '1St .|SEt '),
+        'S6': ('1St   .|SEt   ', '1St   .|SEt   '),
+        '1x4': ('St r.', 'St r'),
+        '1x6': ('SEt  r.', 'SEt  r'),
+        '1x8': ('SEt  rEd.', 'SEt  rEd'),
+    }),
+    ('menu tgt', {
+        'S4': ('tgt |  21', 'tgt |  21'),
+        'S6': ('tgt   |    21', 'tgt   |    21'),
+        '1x4': ('tg21', 'tg21'),
+        '1x6': ('tgt 21', 'tgt 21'),
+        '1x8': ('tgt   21', 'tgt   21'),
+    }),
+    ('menu game', {
+        'S4': ('gAmE| SHo', 'gAmE| SHo'),
+        'S6': ('gAmE  |   SHo', 'gAmE  |   SHo'),
+        '1x4': ('gASH', 'gASH'),
+        '1x6': ('gA  SH', 'gA  SH'),
+        '1x8': ('gAmE SHo', 'gAmE SHo'),
+    }),
+    ('menu doubles', {
+        'S4': ('dbL |  no', 'dbL |  no'),
+        'S6': ('dbL   |    no', 'dbL   |    no'),
+        '1x4': ('dbno', 'dbno'),
+        '1x6': ('dbL no', 'dbL no'),
+        '1x8': ('dbL   no', 'dbL   no'),
+    }),
+    ('menu handicap', {
+        'S4': ('hcP | oFF', 'hcP | oFF'),
+        'S6': ('hcP   |   oFF', 'hcP   |   oFF'),
+        '1x4': ('hc -', 'hc -'),
+        '1x6': ('hcP  -', 'hcP  -'),
+        '1x8': ('hcP  oFF', 'hcP  oFF'),
+    }),
+    ('menu blank', {
+        'S4': ('bLnk| SWi', 'bLnk| SWi'),
+        'S6': ('bLnk  |   SWi', 'bLnk  |   SWi'),
+        '1x4': ('bLSW', 'bLSW'),
+        '1x6': ('bL  SW', 'bL  SW'),
+        '1x8': ('bLnk SWi', 'bLnk SWi'),
+    }),
+    ('menu lastmark', {
+        'S4': ('LASt| Ern', 'LASt| Ern'),
+        'S6': ('LASt  |   Ern', 'LASt  |   Ern'),
+        '1x4': ('LAEr', 'LAEr'),
+        '1x6': ('LA  Er', 'LA  Er'),
+        '1x8': ('LASt Ern', 'LASt Ern'),
+    }),
+    ('menu reset', {
+        'S4': ('rSEt| yES', 'rSEt| yES'),
+        'S6': ('rSEt  |   yES', 'rSEt  |   yES'),
+        '1x4': ('rSyE', 'rSyE'),
+        '1x6': ('rS  yE', 'rS  yE'),
+        '1x8': ('rSEt yES', 'rSEt yES'),
+    }),
+    ('msg', {
+        'S4': ('no e|ntry', 'no e|ntry'),
+        'S6': ('no ent|ry    ', 'no ent|ry    '),
+        '1x4': ('no e', ' ent'),
+        '1x6': ('no ent', ' entry'),
+        '1x8': ('no entry', 'no entry'),
+    }),
+    ('sleep', {
+        'S4': ('    |    ', '    |    '),
+        'S6': ('      |      ', '      |      '),
+        '1x4': ('    ', '    '),
+        '1x6': ('      ', '      '),
+        '1x8': ('        ', '        '),
+    }),
+
+]
+
+
+def test_golden_pictures():
+    views = {}
+    for name, view in VIEWS:
+        views[name] = view
+    bad = []
+    for name, table in GOLDEN:
+        view = views[name]
+        for lname, layout in layouts():
+            want = table[lname]
+            for k in range(2):
+                layout.show(view, 2 * k)
+                if all_bytes(layout) != expect_bytes(want[k]):
+                    bad.append('%s %s phase %d: got %r want %r' % (
+                        name, lname, 2 * k, picture(layout), want[k]))
+    assert not bad, '\n'.join(bad)
+
+
+def test_every_view_has_a_golden_picture():
+    names = [n for n, _ in GOLDEN]
+    for name, _ in VIEWS:
+        assert name in names, name
+    kinds = [v.get('game') for _, v in VIEWS if v.get('screen') == 'play']
+    for kind in ('knockoff', 'tapdraw', 'horsecollar', 'fourframe', 'practice', 'shovehapenny'):
+        assert kind in kinds, kind
+
+
+def _run(layout, view, phases):
+    out = []
+    for ph in phases:
+        layout.show(view, ph)
+        out.append(picture(layout))
+    return out
+
+
+def test_message_scrolls_one_cell_a_phase():
+    view = {'screen': 'play', 'game': 'knockoff', 'red': 3, 'blue': 4, 'message': 'one side now'}
+    s4 = SidesLayout(Drv(4), Drv(4))
+    # 12 cells on 8: a marquee with two blanks before it starts again (period 14).
+    got = _run(s4, view, (0, 1, 4, 6, 11, 14))
+    want = ['one |side', 'ne s|ide ', 'side| now', 'de n|ow  ', 'w  o|ne s', 'one |side']
+    for g, w in zip(got, want):
+        assert expect_bytes(g) == expect_bytes(w), (got, want)
+    one4 = SingleLayout(Drv(4))
+    got = _run(one4, {'screen': 'over', 'message': 'no entry'}, (0, 3, 7, 10))
+    want = ['no e', 'entr', 'y  n', 'no e']
+    for g, w in zip(got, want):
+        assert expect_bytes(g) == expect_bytes(w), (got, want)
+    one8 = SingleLayout(Drv(8))
+    got = _run(one8, {'screen': 'play', 'message': 'no entry'}, (0, 5))
+    assert got[0] == got[1] and expect_bytes(got[0]) == expect_bytes('no entry')
+    # a '.' folds into the character before it
+    got = _run(one4, {'screen': 'play', 'message': 'no.1'}, (0,))
+    assert expect_bytes(got[0]) == expect_bytes('no.1 '), got
+
+
+def test_pushes_only_when_bytes_change():
+    red = Drv(4)
+    blue = Drv(4)
+    lay = SidesLayout(red, blue)
+    view = {'screen': 'play', 'game': 'knockoff', 'red': 12, 'blue': 7,
+            'pending': {'red': 0, 'blue': 0}, 'hammer': 'blue', 'turn': None}
+    lay.show(view, 0)
+    assert red.shows == 1 and blue.shows == 1         # the first show always pushes
+    lay.show(view, 1)
+    lay.show(view, 2)                                  # nothing blinks: no push
+    assert red.shows == 1 and blue.shows == 1
+    view['pending'] = {'red': 2, 'blue': 0}
+    lay.show(view, 0)
+    assert red.shows == 2 and blue.shows == 1          # only the module that changed
+    lay.show(view, 2)
+    assert red.shows == 3                              # the '+2' blinks off
+    lay.power(False)
+    assert red.on is False and blue.on is False
+    lay.show({'screen': 'sleep'}, 0)
+    assert red.shows == 4 and blue.shows == 2 and max(red.buf) == 0
+    lay.power(True)
+    lay.show({'screen': 'sleep'}, 0)                   # after power(True): pushed again
+    assert red.shows == 5 and blue.shows == 3
+    lay.brightness(3)
+    assert red.level == 3 and blue.level == 3
+    lay.deinit()
+    assert red.closed and blue.closed
+    assert lay.drivers == (red, blue)
+
+
+def test_missing_keys_are_absent():
+    for _, lay in layouts():
+        lay.show({}, 0)
+        lay.show({'screen': 'play'}, 1)
+        lay.show({'screen': 'menu'}, 0)
+        lay.show({'screen': 'menu', 'menu': {'item': 'unknown', 'value': [1]}}, 0)
+        lay.show({'screen': 'setup'}, 0)
+        lay.show({'screen': 'over'}, 0)
+        lay.show({'screen': 'play', 'game': 'shovehapenny', 'cursor': 3}, 0)
+        lay.show({'screen': 'play', 'red': 5000, 'blue': 1}, 0)   # too wide: dashes
+
+
+def test_menu_values_as_the_core_spells_them():
+    lay = SingleLayout(Drv(8))
+    cases = (
+        ('target', 21, 'tgt   21'), ('game', 'knockoff', 'gAmE  ko'),
+        ('game', 'fourframe', 'gAmE 4Fr'), ('game', 'horsecollar', 'gAmE  hc'),
+        ('game', 'tapdraw', 'gAmE  td'), ('game', 'practice', 'gAmE  Pr'),
+        ('doubles', True, 'dbL  yES'), ('hanger', 13, 'hAng  13'),
+        ('handicap', 'red', 'hcP  rEd'), ('handicap', 'blue', 'hcP  bLu'),
+        ('corner', 26, 'Corn  26'), ('beds', 5, 'bEdS   5'), ('gift', False, 'gIFt  no'),
+        ('last_mark', 'any', 'LASt Any'), ('best_of', 3, 'bESt   3'),
+        ('brightness', 8, 'brit   8'), ('reset_games', 'no', 'rSEt  no'),
+        ('blank', 'keep', 'bLnk kEP'),
+    )
+    for item, value, want in cases:
+        lay.show({'screen': 'menu', 'menu': {'item': item, 'value': value}}, 0)
+        assert all_bytes(lay) == expect_bytes(want), (item, value, picture(lay))
+
+
+# ---- boards on the virtual machine ---------------------------------------------------------
+
+SAMPLE = {'screen': 'play', 'game': 'knockoff', 'red': 12, 'blue': 7,
+          'pending': {'red': 2, 'blue': 0}, 'hammer': 'blue', 'turn': None, 'frame': 5,
+          'end': 1, 'target': 15, 'winner': None, 'games': {'red': 1, 'blue': 0},
+          'legs': {'red': 0, 'blue': 0}, 'message': None}
+
+# board -> per display, per chip: (expected digits, colour)
+BOARDS = (
+    ('pico_tm1637', [[('12+2', 'red'), ('  . 7', 'blue')]]),
+    ('pico_tm1637_ends', [[('12+2', 'red'), ('  . 7', 'blue')],
+                          [('12+2', 'red'), ('  . 7', 'blue')]]),
+    ('pico_max7219_digits', [[('12+2   7.', 'red')]]),
+    ('pico_595', [[('14   7.', None)]]),
+)
+
+
+def _chips(drv):
+    import tm1637 as vtm
+    import max7219 as vmax
+    import sr595 as vsr
+    import ws2812_digits as vws
+    out = []
+    for mod in (vtm, vmax, vsr, vws):
+        out += mod.chips_for(drv)
+    return out
+
+
+def _locked_show(disp, view, phase):
+    # The app refreshes with the heap locked (MicroPython): the layout, the driver and the
+    # virtual chips decoding inside that refresh must all do without allocating.
+    if sys.implementation.name != 'micropython':
+        disp.show(view, phase)
+        return
+    from micropython import heap_lock, heap_unlock
+    heap_lock()
+    try:
+        disp.show(view, phase)
+    finally:
+        heap_unlock()
+
+
+def test_boards_show_the_sample_on_their_chips():
+    for name, want in BOARDS:
+        machine.reset_all()
+        if name in sys.modules:
+            del sys.modules[name]
+        board = __import__(name)
+        assert board.MCU in ('rp2', 'esp32')
+        for key in ('RED', 'BLUE', 'OK'):
+            assert isinstance(board.BUTTONS[key], int)
+        disps = board.displays()
+        assert len(disps) == len(want), name
+        groups = []
+        for disp in disps:
+            group = []
+            for drv in disp.drivers:
+                group += _chips(drv)
+            groups.append(group)
+        for disp in disps:
+            disp.brightness(7)
+            _locked_show(disp, SAMPLE, 0)
+        for i in range(len(disps)):
+            assert len(groups[i]) == len(want[i]), (name, i, len(groups[i]))
+            for chip, (digits, colour) in zip(groups[i], want[i]):
+                assert chip.kind == 'segments'
+                assert chip.on and chip.level == 7, name
+                assert chip.digits() == expect_bytes(digits), (name, dec(chip.digits()), digits)
+                assert chip.colour == colour, (name, chip.colour)
+        for disp in disps:
+            disp.power(False)
+        for group in groups:
+            for chip in group:
+                assert not chip.on or chip.digits() == [0] * len(chip.digits()), name
+        for disp in disps:
+            disp.power(True)
+            disp.show({'screen': 'sleep'}, 0)
+            disp.deinit()
+
+
+def test_show_allocates_nothing():
+    # Layout and driver together, every golden view and both blink phases, under MicroPython.
+    if sys.implementation.name != 'micropython':
+        return
+    import gc
+    from machine import Pin, SPI
+    from scoreboard.drivers.tm1637 import TM1637
+    from scoreboard.drivers.max7219_digits import MAX7219Digits
+    from scoreboard.drivers.sr595 import SR595
+    from scoreboard.drivers.ws2812_digits import WS2812Digits
+    machine.reset_all()        # no chips listening: only the firmware's own work is measured
+    ws = WS2812Digits(Pin(20), digits=4, leds=3)
+    ws.np.write = lambda: None  # the host neopixel stand-in allocates a bus key per write
+    lays = (SidesLayout(TM1637(Pin(2), Pin(3)), TM1637(Pin(4), Pin(5))),
+            SingleLayout(MAX7219Digits(SPI(0), Pin(17))),
+            SingleLayout(SR595(Pin(10), Pin(11), Pin(12), digits=6, oe=Pin(13))),
+            SingleLayout(ws))
+    views = [v for _, v in VIEWS]
+    views.append({'screen': 'play', 'message': 'one side now'})
+    for lay in lays:
+        for view in views:
+            for ph in range(4):
+                lay.show(view, ph)
+        for view in views:
+            gc.collect()
+            before = gc.mem_alloc()
+            for ph in range(16):
+                lay.show(view, ph)
+            n = gc.mem_alloc() - before
+            assert n == 0, '%s on %s: %d bytes for %r' % (
+                type(lay).__name__, type(lay.drivers[0]).__name__, n, view)
