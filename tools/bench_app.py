@@ -38,6 +38,48 @@ assert v['frame'] == 101 and v['red'] == 50 and v['blue'] == 50, v
 print('OK')
 '''
 
+# The same 100 frames without the press-script harness: the virtual machine's pins are driven
+# directly, so the heap is the firmware's own (plus the stand-in `machine`).
+DIRECT_100 = '''
+import sys
+sys.path.insert(0, %(boards)r)
+sys.path.insert(0, %(fw)r)
+sys.path.insert(0, %(virtual)r)
+import os
+import machine
+d = '/tmp/sb-bench-direct'
+try:
+    os.mkdir(d)
+except OSError:
+    for n in os.listdir(d):
+        os.remove(d + '/' + n)
+import bare
+from scoreboard.app import App
+from scoreboard.store import Store
+app = App(bare, Store(d), 0)
+t = 0
+def tap(pin, ms=80):
+    global t
+    machine.drive(pin, 0)
+    for i in range(ms // 5):
+        t += 5
+        app.step(t)
+    machine.drive(pin, None)
+    for i in range(60):
+        t += 5
+        app.step(t)
+tap(12)
+for i in range(100):
+    # a point pending, cleared with a long OK, then the frame entered blank: 100 frames that
+    # exercise pending, undo-or-clear and commit without ending the game at 15
+    tap(10 if i %% 2 else 11)
+    tap(12, 1000)
+    tap(12)
+v = app.ctl.view
+assert v['frame'] == 101, v
+print('OK', v['frame'])
+'''
+
 IDLE = '''
 import sys
 sys.path.insert(0, %(tests)r)
@@ -78,6 +120,10 @@ def main():
         heap = smallest_heap(script, path, hi=4 << 20)
         print('app: smallest heap for a 100-frame game through press scripts on %s: %s bytes '
               '(goal 32768, limit 65536)' % (board, heap))
+    script = DIRECT_100 % dict(subst, boards=os.path.join(tools, 'fixtures'))
+    heap = smallest_heap(script, [], hi=4 << 20)
+    print('app: smallest heap for the firmware alone (bare board, pins driven directly, no '
+          'script harness): %s bytes' % heap)
     r = run(IDLE % subst, [], timeout=600)
     sys.stdout.write(r.stdout)
     if r.returncode:

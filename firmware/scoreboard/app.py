@@ -22,6 +22,7 @@ LOOP_MS = 5             # one scan, one update, at most one redraw
 PHASE_MS = 250          # blink and scroll step of the displays
 CRASH_WINDOW_MS = 60000
 CRASHES_FOR_SAFE = 3    # this many faults within the window: the safe screen
+RESTART_PAUSE_MS = 100  # after a fault, before the loop starts again
 
 
 class App:
@@ -155,3 +156,6 @@ def main(board=None, root='', clock=None, sleep_ms=None):
             if len(crashes) >= CRASHES_FOR_SAFE:
                 safe = True
                 crashes = []
+            # Never a hot loop: a fault that comes back at once (a broken display, say) still
+            # lets the board breathe, and the watchdog reset it if nothing else helps.
+            sleep_ms(RESTART_PAUSE_MS)
