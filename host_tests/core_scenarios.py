@@ -62,7 +62,8 @@ SCENARIOS = [
         ('refuse', ('frame', 0, 17)),
         ('frame', 16, 0), ('frame', 0, 16), ('is', {'points': (16, 16)}),
     ]),
-    ('handicap side: zones one more, hanger 5, up to 20', 'knockoff', {'handicap': R, 'target': 21}, [
+    ('handicap side: zones one more, hanger 5, up to 20', 'knockoff',
+     {'handicap': R, 'target': 21}, [
         ('refuse', ('frame', 0, 17)),
         ('frame', 20, 0), ('is', {'points': (20, 0)}),
         ('frame', 0, 16), ('is', {'points': (20, 16)}),
@@ -222,14 +223,17 @@ SCENARIOS = [
         ('is', {'beds': ([0, 0, 3, 0, 0, 0, 0, 0, 1], [0, 0, 3, 0, 0, 0, 0, 0, 0])}),
         ('undo', True), ('is', {'points': (4, 3)}),
     ]),
-    ("shove ha'penny: both full, a coin scores nobody", 'shovehapenny', {'beds': 5}, [
+    ("shove ha'penny: both full, a coin scores nobody", 'shovehapenny',
+     {'beds': 5}, [
         ('mark', 1, R), ('mark', 1, R), ('mark', 1, R), ('end_turn',),
         ('mark', 1, B), ('mark', 1, B), ('mark', 1, B), ('mark', 1, None), ('end_turn',),
         ('is', {'points': (3, 3)}),
         ('mark', 1, None),
     ]),
-    ("shove ha'penny no-gift: a coin in a full bed scores nobody", 'shovehapenny', {'gift': False}, [
-        ('mark', 2, R), ('mark', 2, R), ('mark', 2, R), ('mark', 2, None), ('is', {'points': (3, 0)}),
+    ("shove ha'penny no-gift: a coin in a full bed scores nobody", 'shovehapenny',
+     {'gift': False}, [
+        ('mark', 2, R), ('mark', 2, R), ('mark', 2, R), ('mark', 2, None),
+        ('is', {'points': (3, 0)}),
     ]),
     ("shove ha'penny five beds: 15 marks win, even mid-turn", 'shovehapenny', {'beds': 5}, [
         ('refuse', ('mark', 6)),
@@ -242,7 +246,8 @@ SCENARIOS = [
          ('mark', 5, R),
          ('is', {'winner': R, 'over': True, 'points': (15, 0)}),
          ('refuse', ('mark', 1)), ('refuse', ('end_turn',))]),
-    ("shove ha'penny: the final mark may come as a gift (last_mark any)", 'shovehapenny', {'beds': 5}, [
+    ("shove ha'penny: the final mark may come as a gift (last_mark any)", 'shovehapenny',
+     {'beds': 5}, [
         ('mark', 1, R), ('mark', 1, R), ('mark', 1, R), ('end_turn',),
         ('mark', 1, B), ('mark', 1, B), ('mark', 2, B), ('mark', 2, B), ('mark', 2, B),
         ('end_turn',), ('end_turn',),

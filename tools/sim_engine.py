@@ -62,6 +62,25 @@ def dumps(v):
     return str(v)
 
 
+def _button(w, buttons, n, raw):
+    b = w.upper()
+    if b not in ('RED', 'BLUE', 'OK', 'RED_MINUS', 'BLUE_MINUS'):
+        raise ScriptError(n, raw, 'unknown button %s' % w)
+    if b not in buttons:
+        raise ScriptError(n, raw, 'this board has no %s button' % b)
+    return b
+
+
+def _ms(w, n, raw):
+    try:
+        v = int(w)
+    except ValueError:
+        raise ScriptError(n, raw, 'not a number of milliseconds: %s' % w)
+    if v < 0:
+        raise ScriptError(n, raw, 'negative time')
+    return v
+
+
 def parse(lines, buttons):
     """Press-script lines -> list of (lineno, op, args). Raises ScriptError naming the line."""
     out = []
@@ -75,23 +94,6 @@ def parse(lines, buttons):
         op = words[0].lower()
         args = words[1:]
 
-        def button(w):
-            b = w.upper()
-            if b not in ('RED', 'BLUE', 'OK', 'RED_MINUS', 'BLUE_MINUS'):
-                raise ScriptError(n, raw, 'unknown button %s' % w)
-            if b not in buttons:
-                raise ScriptError(n, raw, 'this board has no %s button' % b)
-            return b
-
-        def ms(w):
-            try:
-                v = int(w)
-            except ValueError:
-                raise ScriptError(n, raw, 'not a number of milliseconds: %s' % w)
-            if v < 0:
-                raise ScriptError(n, raw, 'negative time')
-            return v
-
         shapes = {'tap': 'b', 'hold': 'bm', 'chord': 'bbm', 'down': 'b', 'up': 'b',
                   'wait': 'm', 'power-cut': '', 'state': '', 'draw': '', 'quit': ''}
         if op not in shapes:
@@ -101,7 +103,10 @@ def parse(lines, buttons):
             raise ScriptError(n, raw, '%s takes %d argument(s)' % (op, len(shape)))
         vals = []
         for i in range(len(shape)):
-            vals.append(button(args[i]) if shape[i] == 'b' else ms(args[i]))
+            if shape[i] == 'b':
+                vals.append(_button(args[i], buttons, n, raw))
+            else:
+                vals.append(_ms(args[i], n, raw))
         if op == 'chord' and vals[0] == vals[1]:
             raise ScriptError(n, raw, 'a chord needs two different buttons')
         out.append((n, op, vals))

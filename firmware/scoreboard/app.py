@@ -12,10 +12,10 @@ from .ui.keys import index
 try:
     from micropython import heap_lock, heap_unlock
 except ImportError:  # CPython: nothing to lock
-    def heap_lock():
+    def heap_lock():  # type: ignore[misc]
         pass
 
-    def heap_unlock():
+    def heap_unlock():  # type: ignore[misc]
         pass
 
 LOOP_MS = 5             # one scan, one update, at most one redraw

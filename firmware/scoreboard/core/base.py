@@ -177,7 +177,7 @@ def ended_in_pairs(done, length):
 class Game:
     KIND = ''
     # (name, default, checker) for every option this kind accepts.
-    OPTIONS = ()
+    OPTIONS: tuple = ()
     TARGET_MAX = 0  # 0: this kind has no target line
 
     def __init__(self, opts):

@@ -8,7 +8,7 @@ from .knockoff import Knockoff
 class Fourframe(Knockoff):
     KIND = 'fourframe'
     TARGET_MAX = 0
-    OPTIONS = (
+    OPTIONS: tuple = (
         ('hammer', BLUE, a_side),
         ('frames', 4, an_int(1, 99)),
         ('blank', 'switch', one_of('switch', 'keep')),

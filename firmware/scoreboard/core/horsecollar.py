@@ -1,10 +1,11 @@
 # Horse collar to 51 (seed 004). One side shoots all eight weights in its turn, then the other,
-# from opposite ends. A turn scores only if at least one weight is worth 3 or more (the 3 zone or a
-# hanger); then every weight counts: 1, 2, 3, 13 for an end hanger, 26 (or 13) for a corner
-# hanger. The game is decided only when the second side's turn completes the round: the highest
-# total at or past the line wins; equal, another full round. Scoreless turns are "collars".
-from .base import (BLUE, FRAME, RED, Game, RuleError, a_side, an_int, check_points, check_side, encode,
-                   other, possible, totals_bitmask, winner_at_line)
+# from opposite ends. A turn scores only if at least one weight is worth 3 or more (the 3 zone
+# or a hanger); then every weight counts: 1, 2, 3, 13 for an end hanger, 26 (or 13) for a
+# corner hanger. The game is decided only when the second side's turn completes the round: the
+# highest total at or past the line wins; equal, another full round. Scoreless turns are
+# "collars".
+from .base import (BLUE, FRAME, RED, Game, RuleError, a_side, an_int, check_points, check_side,
+                   encode, other, possible, totals_bitmask, winner_at_line)
 
 WEIGHTS = 8      # every turn shoots all eight weights
 CORNERS = 2      # a table has two far corners, so at most two corner hangers
@@ -21,7 +22,7 @@ def turn_totals(hanger, corner):
 class Horsecollar(Game):
     KIND = 'horsecollar'
     TARGET_MAX = 999
-    OPTIONS = (
+    OPTIONS: tuple = (
         ('target', 51, an_int(1, 999)),
         ('first', RED, a_side),
         ('hanger', 13, an_int(3, 99)),

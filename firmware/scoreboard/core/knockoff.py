@@ -30,7 +30,7 @@ def most(mask):
 class Knockoff(Game):
     KIND = 'knockoff'
     TARGET_MAX = 99
-    OPTIONS = (
+    OPTIONS: tuple = (
         ('target', 15, an_int(1, 99)),
         ('hammer', BLUE, a_side),
         ('doubles', False, a_bool),

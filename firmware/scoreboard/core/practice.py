@@ -11,7 +11,7 @@ MOST = 4           # a hanger, the most one weight scores
 
 class Practice(Game):
     KIND = 'practice'
-    OPTIONS = (
+    OPTIONS: tuple = (
         ('first', RED, a_side),
         ('frames', 2, an_int(1, 99)),
         ('doubles', False, a_bool),

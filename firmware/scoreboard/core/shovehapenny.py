@@ -11,7 +11,7 @@ COINS = 5          # coins a player shoves in one turn
 
 class Shovehapenny(Game):
     KIND = 'shovehapenny'
-    OPTIONS = (
+    OPTIONS: tuple = (
         ('beds', 9, one_of(9, 5)),
         ('first', RED, a_side),
         ('gift', True, a_bool),

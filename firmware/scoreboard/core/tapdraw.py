@@ -9,7 +9,7 @@ from .knockoff import Knockoff
 
 class Tapdraw(Knockoff):
     KIND = 'tapdraw'
-    OPTIONS = (
+    OPTIONS: tuple = (
         ('scoring', 'owner', one_of('owner', 'leader')),
         ('target', 15, an_int(1, 99)),
         ('hammer', BLUE, a_side),

@@ -16,7 +16,7 @@
 try:
     from micropython import const
 except ImportError:
-    def const(x):
+    def const(x):  # type: ignore[misc]  # CPython stand-in for the builtin
         return x
 
 REG_DIGIT0 = const(0x01)

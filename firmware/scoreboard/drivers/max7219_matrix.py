@@ -34,7 +34,7 @@
 try:
     from micropython import const
 except ImportError:
-    def const(x):
+    def const(x):  # type: ignore[misc]  # CPython stand-in for the builtin
         return x
 
 import framebuf

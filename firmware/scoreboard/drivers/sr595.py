@@ -17,7 +17,7 @@
 try:
     from micropython import const
 except ImportError:
-    def const(x):
+    def const(x):  # type: ignore[misc]  # CPython stand-in for the builtin
         return x
 
 SEGMENTS = b'\x00\x01\x02\x03\x04\x05\x06\x07'     # Q0 = a ... Q6 = g, Q7 = dp

@@ -21,13 +21,13 @@ import sys
 try:
     from micropython import const
 except ImportError:
-    def const(x):
+    def const(x):  # type: ignore[misc]  # CPython stand-in for the builtin
         return x
 
 try:
     from time import sleep_us
 except ImportError:          # CPython: the host never waits on the bus
-    sleep_us = None
+    sleep_us = None  # type: ignore[assignment]
 
 CMD_DATA = const(0x40)
 CMD_ADDR = const(0xC0)

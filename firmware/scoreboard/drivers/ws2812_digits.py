@@ -13,7 +13,7 @@
 try:
     from micropython import const
 except ImportError:
-    def const(x):
+    def const(x):  # type: ignore[misc]  # CPython stand-in for the builtin
         return x
 
 SEG_ORDER = b'\x00\x01\x02\x03\x04\x05\x06'    # a, b, c, d, e, f, g along the strip

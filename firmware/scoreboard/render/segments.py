@@ -36,7 +36,7 @@ from scoreboard.render.font7 import FONT, DIGITS
 try:
     from micropython import const
 except ImportError:
-    def const(x):
+    def const(x):  # type: ignore[misc]  # CPython stand-in for the builtin
         return x
 
 _DP = const(0x80)

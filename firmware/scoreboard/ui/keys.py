@@ -4,7 +4,7 @@ try:
     from micropython import const
 except ImportError:  # CPython
 
-    def const(x):
+    def const(x):  # type: ignore[misc]  # CPython stand-in for the builtin
         return x
 
 
