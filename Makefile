@@ -5,7 +5,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 BOARD ?= pico_tm1637
 
-.PHONY: test test-cpython test-micropython compile-check sim bench fuzz lint mpy deploy clean
+.PHONY: test test-cpython test-micropython compile-check sim bench fuzz lint mpy deploy clean \
+	pictures vboard
 
 $(STAMP): requirements.txt
 	$(PY) -m venv $(VENV)
@@ -35,6 +36,10 @@ sim: $(STAMP)
 # Long runs of the property tests and power-cut sweeps (a short seeded run is inside `make test`).
 fuzz: $(STAMP)
 	HYPOTHESIS_PROFILE=fuzz SWEEP=long $(BIN)/pytest -q -p no:cacheprovider host_tests
+
+# The README's pictures: every board's display at the sample game, drawn from the virtual chips.
+pictures: $(STAMP)
+	$(BIN)/python tools/render.py --pictures docs/pictures
 
 bench: $(STAMP)
 	@$(BIN)/python tools/bench.py

@@ -89,8 +89,10 @@ for board in app_probe.boards():
     sim = app_probe.sim_for(board)
     b = app_probe.idle_bytes_per_step(sim)
     lat = app_probe.latency_ms(sim)
-    print('app: %%-22s idle pass allocates %%s bytes; release to changed chip: %%s ms' %% (
-        board, b, lat))
+    # latency_ms steps the loop once per virtual ms: the count is loop passes, and the device
+    # runs one pass every LOOP_MS (5 ms)
+    print('app: %%-22s idle pass allocates %%s bytes; release to changed digits at the chip: '
+          '%%s loop pass(es), <= %%s ms' %% (board, b, lat, lat and lat * 5))
 '''
 
 
