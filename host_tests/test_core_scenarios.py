@@ -70,6 +70,8 @@ def play(name, kind, opts, steps):
                 assert got == step[2], '%s: credited %r, expected %r' % (where, got, step[2])
         g2 = load_game(g.to_dict())
         assert snapshot(g2) == snapshot(g), where + ': reload differs'
+        g3 = load_game(g.to_dict(compact=True))
+        assert snapshot(g3) == snapshot(g), where + ': compact reload differs'
     return g
 
 
@@ -143,7 +145,16 @@ def test_load_game_refuses_damaged_dicts():
            {'kind': 'knockoff', 'options': {}, 'log': 'ff', 'redo': []},
            {'format': 99, 'kind': 'knockoff', 'options': {}, 'log': [], 'redo': []},
            {'kind': 'shovehapenny', 'options': {}, 'log': [['m', 3]] * 6, 'redo': []},
-           {'kind': 'horsecollar', 'options': {}, 'log': [['f', 0, 3]], 'redo': []}]
+           {'kind': 'horsecollar', 'options': {}, 'log': [['f', 0, 3]], 'redo': []},
+           # the compact form: codes that are not entries, or entries the rules refuse
+           {'kind': 'knockoff', 'options': {}, 'log': [0], 'redo': []},
+           {'kind': 'knockoff', 'options': {}, 'log': [6], 'redo': []},
+           {'kind': 'knockoff', 'options': {}, 'log': [-1], 'redo': []},
+           {'kind': 'knockoff', 'options': {}, 'log': [1 << 30], 'redo': []},
+           {'kind': 'knockoff', 'options': {}, 'log': [2 | 21 << 3 | 1 << 13], 'redo': []},
+           {'kind': 'knockoff', 'options': {}, 'log': [5 | 1 << 3], 'redo': []},
+           {'kind': 'knockoff', 'options': {}, 'log': [1 | 3 << 3 | 3 << 13], 'redo': []},
+           {'kind': 'knockoff', 'options': {}, 'log': [True], 'redo': []}]
     for d in bad:
         try:
             load_game(d)
@@ -152,6 +163,8 @@ def test_load_game_refuses_damaged_dicts():
         else:
             raise AssertionError('load_game accepted %r' % (d,))
     assert load_game(good).points(RED) == 3
+    compact = g.to_dict(compact=True)
+    assert compact['log'] == [1 | 3 << 3] and load_game(compact).to_dict() == good
 
 
 def test_reload_keeps_undo_and_redo():

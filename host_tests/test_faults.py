@@ -114,7 +114,8 @@ def test_repeated_fault_ends_in_the_safe_screen_and_a_new_game_is_possible():
     run_main(board2, folder, tap(1000, 'OK') + tap(1400, 'BLUE') + tap(1800, 'OK'), 3000)
     assert board2.disp.last == 'play'
     st = Store(folder).load()
-    assert st['game']['log'] == [['f', 0, 1]], st['game']
+    from scoreboard.core import load_game
+    assert load_game(st['game']).to_dict()['log'] == [['f', 0, 1]], st['game']
 
 
 def test_fault_log_stays_bounded():

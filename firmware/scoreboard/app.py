@@ -127,7 +127,6 @@ def main(board=None, root='', clock=None, sleep_ms=None):
     """Run the scoreboard for ever. A fault restarts the loop and is logged; three within a
     minute start the safe screen, which still lets the players begin a new game."""
     import time
-    from .faultlog import FaultLog, exc_text
     from .store import Store
     if board is None:
         import board
@@ -137,7 +136,6 @@ def main(board=None, root='', clock=None, sleep_ms=None):
     if sleep_ms is None:
         sleep_ms = time.sleep_ms
     store = Store(root)
-    log = FaultLog(root)
     crashes = []
     safe = False
     while True:
@@ -150,7 +148,8 @@ def main(board=None, root='', clock=None, sleep_ms=None):
             raise
         except Exception as e:
             now = clock()
-            log.write('%d %s' % (now, exc_text(e)))
+            from .faultlog import FaultLog, exc_text   # loaded only when something went wrong
+            FaultLog(root).write('%d %s' % (now, exc_text(e)))
             crashes = [t for t in crashes if ticks.diff(now, t) < CRASH_WINDOW_MS]
             crashes.append(now)
             if len(crashes) >= CRASHES_FOR_SAFE:

@@ -407,7 +407,7 @@ class Controller:
             'choice': self.choice,
             'opener': self.opener,
             'cursor': self.cursor,
-            'game': self.game.to_dict() if self.game is not None else None,
+            'game': self.game.to_dict(compact=True) if self.game is not None else None,
         }
 
     def _persist(self):
