@@ -1,6 +1,6 @@
-# Measurements of the whole app on the virtual board, shared by the tests and tools/bench_app.py.
-# Runs under MicroPython (where micropython.mem_total() counts every heap allocation, including
-# function frames that gc.mem_alloc() deltas miss) and under CPython (no allocation figures).
+# The virtual board for tests: a fresh flash folder per test run, a simulator on it, press-script
+# lines played on it, and the measurements of the whole app shared with tools/bench_app.py.
+# Runs under MicroPython and CPython (allocation figures only under MicroPython).
 import os
 import sys
 
@@ -34,6 +34,16 @@ class Null:
         pass
 
 
+class Out:
+    """Collects what the simulator prints (one JSON line per `state`)."""
+
+    def __init__(self):
+        self.lines = []
+
+    def write(self, s):
+        self.lines.append(s)
+
+
 def boards():
     names = [n[:-3] for n in os.listdir(ROOT + '/boards') if n.endswith('.py')]
     names.sort()
@@ -41,7 +51,8 @@ def boards():
 
 
 def flash_dir(tag):
-    d = '/tmp/sb-probe-%s-%s' % (_RUN, tag)
+    """An empty folder for a virtual flash, private to this test process."""
+    d = '/tmp/sb-test-%s-%s' % (_RUN, tag)
     try:
         os.mkdir(d)
     except OSError:
@@ -50,11 +61,19 @@ def flash_dir(tag):
     return d
 
 
-def sim_for(board, script=('tap OK', 'tap RED', 'tap RED', 'tap OK', 'tap BLUE')):
-    sim = sim_engine.Sim(board, flash_dir(board), Null())
-    for _, op, args in sim_engine.parse(list(script), sim.board.BUTTONS):
+def play(sim, lines):
+    """Run press-script lines on a simulator."""
+    for _, op, args in sim_engine.parse(list(lines), sim.board.BUTTONS):
         sim.run(op, args)
     return sim
+
+
+def new_sim(board, tag=None, out=None):
+    return sim_engine.Sim(board, flash_dir(tag or board), out or Null())
+
+
+def sim_for(board, script=('tap OK', 'tap RED', 'tap RED', 'tap OK', 'tap BLUE')):
+    return play(new_sim(board), script)
 
 
 def _steps(app, now, n):

@@ -3,42 +3,8 @@
 # their messages, three-digit horse-collar totals, the shove ha'penny bed grid and cursor, game
 # over, banking, the whole menu, dimming, sleep and waking. Under MicroPython the app refreshes
 # the displays with the heap locked, so any layout or driver that allocates fails here.
-import os
-import sys
-
-HERE = __file__.rsplit('/', 1)[0] if '/' in __file__ else '.'
-sys.path.insert(0, HERE + '/../tools')
-import sim_engine  # noqa: E402
-
-sim_engine.setup_path(HERE + '/..')
-
-
-def _unique():
-    return ''.join(['%02x' % b for b in os.urandom(4)])
-
-
-_RUN = _unique()
-
-
-class Null:
-    def write(self, s):
-        pass
-
-
-def flash(tag):
-    d = '/tmp/sb-screens-%s-%s' % (_RUN, tag)
-    try:
-        os.mkdir(d)
-    except OSError:
-        for n in os.listdir(d):
-            os.remove(d + '/' + n)
-    return d
-
-
-def boards():
-    names = [n[:-3] for n in os.listdir(HERE + '/../boards') if n.endswith('.py')]
-    names.sort()
-    return names
+import app_probe
+from app_probe import new_sim, play
 
 
 KINDS = ('knockoff', 'tapdraw', 'horsecollar', 'fourframe', 'practice', 'shovehapenny')
@@ -67,18 +33,15 @@ def script_for(kind):
 
 
 def test_every_board_draws_every_game_and_screen():
-    for board in boards():
+    for board in app_probe.boards()[1:]:        # the real boards, not the bare fixture
         for kind in KINDS:
-            sim = sim_engine.Sim(board, flash(board), Null())
-            for _, op, args in sim_engine.parse(script_for(kind), sim.board.BUTTONS):
-                sim.run(op, args)
+            sim = play(new_sim(board), script_for(kind))
             # finish a knock-off game to see 'over' and the banked setup
             ctl = sim.app.ctl
             assert ctl.view['screen'] in ('setup', 'play', 'over'), (board, kind, ctl.view)
         lines = ['tap OK'] + ['hold RED 2000', 'tap OK', 'tap OK'] * 2 + ['state', 'tap OK',
                                                                            'tap RED']
-        for _, op, args in sim_engine.parse(lines, sim.board.BUTTONS):
-            sim.run(op, args)
+        play(sim, lines)
         # dim, sleep and the waking press, on short timers
         ctl = sim.app.ctl
         ctl.DIM_MS = 2000

@@ -3,22 +3,7 @@
 # bounded file; a fault that comes back three times within a minute (here a display that fails
 # on the saved game, so every restart meets it again) ends in the safe screen, from which the
 # players can still start a new game.
-import os
-import sys
-
-
-def _unique():
-    # Test folders are per process: parallel runs must not share a virtual flash.
-    return ''.join(['%02x' % b for b in os.urandom(4)])
-
-
-_RUN = _unique()
-
-HERE = __file__.rsplit('/', 1)[0] if '/' in __file__ else '.'
-sys.path.insert(0, HERE + '/../tools')
-import sim_engine  # noqa: E402
-
-sim_engine.setup_path(HERE + '/..')
+from app_probe import flash_dir
 
 import machine  # noqa: E402  (the virtual board's stand-in)
 from scoreboard import app  # noqa: E402
@@ -59,16 +44,6 @@ class Board:
         return [self.disp]
 
 
-def root(tag):
-    d = '/tmp/sb-faults-%s-%s' % (_RUN, tag)
-    try:
-        os.mkdir(d)
-    except OSError:
-        for n in os.listdir(d):
-            os.remove(d + '/' + n)
-    return d
-
-
 def run_main(board, folder, presses, until):
     """app.main on virtual time; `presses` is [(at_ms, button, down)]; stops at `until`."""
     machine.reset_all()
@@ -97,7 +72,7 @@ def tap(at, b):
 
 
 def test_repeated_fault_ends_in_the_safe_screen_and_a_new_game_is_possible():
-    folder = root('safe')
+    folder = flash_dir('faults-safe')
     # Start a game and score red 3: the display fails on it, the loop restarts, meets the
     # saved game again, fails again; the third fault within the minute gives the safe screen.
     board = Board()
@@ -119,11 +94,12 @@ def test_repeated_fault_ends_in_the_safe_screen_and_a_new_game_is_possible():
 
 
 def test_fault_log_stays_bounded():
-    folder = root('log')
+    folder = flash_dir('faults-log')
     from scoreboard.faultlog import FaultLog
     log = FaultLog(folder)
     for i in range(300):
         log.write('fault number %d with some text to fill the file up quickly' % i)
+    import os
     total = 0
     for n in os.listdir(folder):
         total += os.stat(folder + '/' + n)[6]

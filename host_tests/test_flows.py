@@ -1,55 +1,15 @@
 # runs-on: micropython
 # Whole flows through the buttons: press scripts on the virtual board (tools/sim_engine.py), the
 # same code path as the device, checked through the view model. Runs under both interpreters.
-import os
-import sys
-
-
-def _unique():
-    # Test folders are per process: parallel runs must not share a virtual flash.
-    return ''.join(['%02x' % b for b in os.urandom(4)])
-
-
-_RUN = _unique()
-
-HERE = __file__.rsplit('/', 1)[0] if '/' in __file__ else '.'
-ROOT = HERE + '/..'
-BARE = HERE + '/fixtures/boards'
-
-import sim_engine  # noqa: E402
-
-sim_engine.setup_path(ROOT)
-if BARE not in sys.path:
-    sys.path.insert(0, BARE)
-
-
-class Out:
-    def __init__(self):
-        self.lines = []
-
-    def write(self, s):
-        self.lines.append(s)
-
-
-_n = [0]
-
-
-def fresh_flash():
-    _n[0] += 1
-    d = '/tmp/sb-flows-%s-%d' % (_RUN, _n[0])
-    try:
-        os.mkdir(d)
-    except OSError:
-        for name in os.listdir(d):
-            os.remove(d + '/' + name)
-    return d
+import sim_engine
+from app_probe import Out, new_sim
 
 
 def play(script, sim=None, board='bare'):
     """Run press-script text; returns (list of view dicts for each `state`, the sim)."""
     import json
     if sim is None:
-        sim = sim_engine.Sim(board, fresh_flash(), Out())
+        sim = new_sim(board, 'flows', Out())
     out = sim.out
     start = len(out.lines)
     for _, op, args in sim_engine.parse(script.split('\n'), sim.board.BUTTONS):

@@ -2,38 +2,7 @@
 # Power cuts in the simulator: a game played through the buttons is cut after every command,
 # and each time the firmware boots from its virtual flash to exactly the same screen, scores,
 # hammer, turn, undo history and games won.
-import os
-import sys
-
-
-def _unique():
-    # Test folders are per process: parallel runs must not share a virtual flash.
-    return ''.join(['%02x' % b for b in os.urandom(4)])
-
-
-_RUN = _unique()
-
-HERE = __file__.rsplit('/', 1)[0] if '/' in __file__ else '.'
-sys.path.insert(0, HERE + '/../tools')
-import sim_engine  # noqa: E402
-
-sim_engine.setup_path(HERE + '/..')
-sys.path.insert(0, HERE + '/fixtures/boards')
-
-
-class Null:
-    def write(self, s):
-        pass
-
-
-def flash(tag):
-    d = '/tmp/sb-cut-%s-%s' % (_RUN, tag)
-    try:
-        os.mkdir(d)
-    except OSError:
-        for n in os.listdir(d):
-            os.remove(d + '/' + n)
-    return d
+from app_probe import new_sim, play
 
 
 def lines(text):
@@ -116,10 +85,7 @@ def resumable(sim):
 def play_with_cuts(tag, script, board='bare'):
     cuts = 0
     for cut_after in range(len(script)):
-        sim = sim_engine.Sim(board, flash(tag), Null())
-        for i in range(cut_after + 1):
-            for _, op, args in sim_engine.parse([script[i]], sim.board.BUTTONS):
-                sim.run(op, args)
+        sim = play(new_sim(board, tag), script[:cut_after + 1])
         before = resumable(sim)
         sim.run('power-cut', [])
         after = resumable(sim)
@@ -142,9 +108,7 @@ def test_horsecollar_resumes_exactly_after_every_cut():
 
 
 def test_cut_on_a_real_display_board_redraws_the_resumed_game():
-    sim = sim_engine.Sim('pico_tm1637', flash('tm'), Null())
-    for _, op, args in sim_engine.parse(KNOCKOFF[:8], sim.board.BUTTONS):
-        sim.run(op, args)
+    sim = play(new_sim('pico_tm1637'), KNOCKOFF[:8])
     before = [c.digits() for g in sim.chips for c in g]
     sim.run('power-cut', [])
     sim.run('wait', [600])          # past a blink phase so the picture is comparable
