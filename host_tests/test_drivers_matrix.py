@@ -13,6 +13,7 @@ for _p in (_ROOT + '/firmware', _ROOT + '/tools', _ROOT + '/tools/virtual'):
     sys.path.insert(0, _p)
 
 import machine  # noqa: E402  (tools/virtual/machine.py)
+from wire_probes import Frames  # noqa: E402
 from scoreboard.drivers.max7219_matrix import MAX7219Matrix, arrangement  # noqa: E402
 from scoreboard.drivers.ws2812_panel import WS2812Panel, led_index  # noqa: E402
 import max7219_matrix as vmatrix  # noqa: E402  (tools/virtual)
@@ -28,34 +29,6 @@ INTENSITY = 0x0A
 SCAN_LIMIT = 0x0B
 SHUTDOWN = 0x0C
 TEST = 0x0F
-
-
-class Frames:
-    """Everything clocked out between a CS falling and rising edge, one bytes per LOAD."""
-
-    def __init__(self, spi_key, cs_id):
-        self.frames = []
-        self.cur = None
-        machine.bus(spi_key).append(self.feed)
-        machine.line(cs_id).listeners.append(self.on_cs)
-
-    def on_cs(self, line):
-        if line.level() == 0:
-            self.cur = bytearray()
-        elif self.cur is not None:
-            self.frames.append(bytes(self.cur))
-            self.cur = None
-
-    def feed(self, buf):
-        if self.cur is not None:
-            self.cur.extend(buf)
-
-    def words(self, i):
-        f = self.frames[i]
-        return [(f[2 * k], f[2 * k + 1]) for k in range(len(f) // 2)]
-
-    def clear(self):
-        self.frames = []
 
 
 def _matrix(width=32, height=8, spi_id=0, cs_id=5, **kw):

@@ -13,6 +13,7 @@ for _p in (_ROOT + '/firmware', _ROOT + '/tools', _ROOT + '/tools/virtual'):
     sys.path.insert(0, _p)
 
 import machine  # noqa: E402  (tools/virtual/machine.py)
+from wire_probes import Frames  # noqa: E402
 from machine import Pin, SPI  # noqa: E402
 from scoreboard.drivers.tm1637 import TM1637, ORDER_6  # noqa: E402
 from scoreboard.drivers.max7219_digits import MAX7219Digits  # noqa: E402
@@ -154,27 +155,6 @@ INTENSITY = 0x0A
 SCAN_LIMIT = 0x0B
 SHUTDOWN = 0x0C
 TEST = 0x0F
-
-
-class Frames:
-    """Everything clocked out between a CS falling and rising edge, one bytes per LOAD."""
-
-    def __init__(self, spi_key, cs_id):
-        self.frames = []
-        self.cur = None
-        machine.bus(spi_key).append(self.feed)
-        machine.line(cs_id).listeners.append(self.on_cs)
-
-    def feed(self, buf):
-        if self.cur is not None:
-            self.cur += bytes(buf)
-
-    def on_cs(self, line):
-        if line.level() == 0:
-            self.cur = b''
-        elif self.cur is not None:
-            self.frames.append(self.cur)
-            self.cur = None
 
 
 def test_max7219_init_register_writes():
