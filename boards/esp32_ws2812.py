@@ -1,6 +1,7 @@
 """ESP32 + WS2812B 32x8 colour LED panel. Wiring: boards/esp32_ws2812.md"""
 MCU = 'esp32'
-BUTTONS = {'RED': 25, 'BLUE': 26, 'OK': 27}
+# Buttons from the GPIO to GND (internal pull-ups); RED_MINUS and BLUE_MINUS are optional.
+BUTTONS = {'RED': 25, 'BLUE': 26, 'OK': 27, 'RED_MINUS': 32, 'BLUE_MINUS': 33}
 WATCHDOG_MS = 8000
 
 

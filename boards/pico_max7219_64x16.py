@@ -1,5 +1,6 @@
 """Pico + MAX7219 64x16 LED matrix (2 rows of 8x 8x8). Wiring: boards/pico_max7219_64x16.md"""
 MCU = 'rp2'
+# Buttons from the GPIO to GND (internal pull-ups); RED_MINUS and BLUE_MINUS are optional.
 BUTTONS = {'RED': 14, 'BLUE': 15, 'OK': 16, 'RED_MINUS': 12, 'BLUE_MINUS': 13}
 WATCHDOG_MS = 8000
 

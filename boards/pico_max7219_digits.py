@@ -1,6 +1,7 @@
 """Pico + one MAX7219 8-digit module. Wiring: boards/pico_max7219_digits.md"""
 MCU = 'rp2'
-BUTTONS = {'RED': 14, 'BLUE': 15, 'OK': 16}
+# Buttons from the GPIO to GND (internal pull-ups); RED_MINUS and BLUE_MINUS are optional.
+BUTTONS = {'RED': 14, 'BLUE': 15, 'OK': 16, 'RED_MINUS': 12, 'BLUE_MINUS': 13}
 WATCHDOG_MS = 8000
 
 

@@ -1,6 +1,7 @@
 """Pico + two TM1637 4-digit modules, one a side. Wiring: boards/pico_tm1637.md"""
 MCU = 'rp2'
-BUTTONS = {'RED': 14, 'BLUE': 15, 'OK': 16}
+# Buttons from the GPIO to GND (internal pull-ups); RED_MINUS and BLUE_MINUS are optional.
+BUTTONS = {'RED': 14, 'BLUE': 15, 'OK': 16, 'RED_MINUS': 12, 'BLUE_MINUS': 13}
 WATCHDOG_MS = 8000
 
 

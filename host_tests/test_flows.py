@@ -198,6 +198,18 @@ def test_power_cut_in_menu_and_over_screens():
     assert s[2]['screen'] == 'setup' and s[2]['games'] == {'red': 1, 'blue': 0}
 
 
+def test_comments_after_commands_are_ignored():
+    prog = sim_engine.parse(['# a whole line', 'tap OK   # start the game', '', 'wait 5#x'],
+                            {'RED': 1, 'BLUE': 2, 'OK': 3})
+    assert [(n, op, args) for n, op, args in prog] == [(2, 'tap', ['OK']), (4, 'wait', [5])]
+
+
+def test_minus_buttons_on_the_default_board():
+    s, _ = play('tap OK\n' + taps('RED', 3) + 'tap RED_MINUS\ntap BLUE_MINUS\nstate\n',
+                board='pico_tm1637')
+    assert s[0]['pending'] == {'red': 2, 'blue': 0}
+
+
 def test_script_errors_name_the_line():
     for text, why in (('tap PURPLE', 'unknown button'), ('jump OK', 'unknown command'),
                       ('wait soon', 'not a number'), ('hold OK', 'takes 2'),

@@ -9,7 +9,7 @@
 #   wait MS          let MS of virtual time pass
 #   power-cut        RAM is lost; the firmware boots again from the virtual flash
 #   state            print the view model as one JSON line
-#   # comment        (and blank lines) ignored
+#   # comment        (and blank lines, and anything after a # on a line) ignored
 #
 # Interactive front ends also use: `draw` (the displays as the virtual chips show them, then a
 # line '.'), `quit`.
@@ -87,8 +87,8 @@ def parse(lines, buttons):
     n = 0
     for raw in lines:
         n += 1
-        line = raw.strip()
-        if not line or line[0] == '#':
+        line = raw.split('#', 1)[0].strip()     # a comment line, or a comment after a command
+        if not line:
             continue
         words = line.split()
         op = words[0].lower()
