@@ -164,14 +164,15 @@ def field(total, pending, width):
         n = ndigits(total) + 1 + ndigits(pending)
         if n <= width:
             return n
-        return ndigits(total + pending)
+        return max(ndigits(total), 1 + ndigits(pending))
     return ndigits(total)
 
 
 def score(buf, start, width, total, pending, blink_on, left=False):
     """A side's total in its field, right-aligned (left-aligned with left=True); pending points
-    beside it ('12+2', the '+2' blinking) when they fit, else the total plus pending, blinking.
-    Returns the cell of the total's last digit (where a marker dp goes)."""
+    beside it ('12+2', the '+2' blinking) when they fit, else the total and '+pending' by turns
+    (a horse-collar '104' then '+26'), so both stay readable. Returns the cell of the total's
+    last digit (where a marker dp goes)."""
     clear(buf, start, width)
     n = field(total, pending, width)
     if n > width:
@@ -188,7 +189,10 @@ def score(buf, start, width, total, pending, blink_on, left=False):
                 number(buf, p0 + nt + 1, np, pending)
             return p0 + nt - 1
         if blink_on:
-            number(buf, p0, n, total + pending)
+            buf[p0 + n - np - 1] = _PLUS
+            number(buf, p0 + n - np, np, pending)
+        else:
+            number(buf, p0, n, total)
         return p0 + n - 1
     number(buf, p0, n, total)
     return p0 + n - 1
