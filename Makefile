@@ -24,9 +24,11 @@ compile-check: $(STAMP)
 	@$(BIN)/python tools/compile_check.py
 
 test-cpython: $(STAMP)
+	@echo "== CPython $$($(BIN)/python -c 'import platform; print(platform.python_version())'): pytest host_tests"
 	$(BIN)/pytest -q -p no:cacheprovider host_tests
 
 test-micropython: $(STAMP)
+	@echo "== MicroPython unix port: the portable tests (files marked '# runs-on: micropython')"
 	$(BIN)/micropython host_tests/mp_run.py
 
 # The firmware on a virtual board in this terminal (BOARD=name picks the board).
