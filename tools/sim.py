@@ -36,12 +36,23 @@ KEYS = {
 }
 
 
+def micropython_binary():
+    """The MicroPython unix port: the project's pinned one, else one on PATH, else None."""
+    if os.path.exists(MICROPYTHON):
+        return MICROPYTHON
+    return shutil.which('micropython')
+
+
 def engine_cmd(args, flash, extra):
     eng = os.path.join(ROOT, 'tools', 'sim_engine.py')
     base = ['--root', ROOT, '--board', args.board, '--flash', flash] + extra
-    if args.cpython:
+    mp = None if args.cpython else micropython_binary()
+    if mp is None:
+        if not args.cpython:
+            print('sim: no MicroPython unix port yet (`make test` or `make sim` installs it into '
+                  '.venv); running the firmware under CPython', file=sys.stderr)
         return [sys.executable, eng] + base
-    return [MICROPYTHON, eng] + base
+    return [mp, eng] + base
 
 
 def known_boards():
