@@ -72,6 +72,7 @@ def _save_cut(st, state, dev, into):
     # The save is cut (PowerCut out of save()); power comes back at once so that the files
     # the cut left open close quietly on this device. `into` becomes the device after the
     # cut: the bytes as the cut left them.
+    import gc
     flash = _flash()
     try:
         st.save(state)
@@ -79,7 +80,11 @@ def _save_cut(st, state, dev, into):
         dev.restore()
     else:
         raise AssertionError('the save finished despite the cut')
-    return dev.after_cut(into)
+    cut = dev.after_cut(into)
+    # The image is taken; now let the files the cut left open close, on this restored device
+    # and while its mount is still there, so that they are not closed at some later moment.
+    gc.collect()
+    return cut
 
 
 def _check(got, before, after, where):

@@ -313,8 +313,7 @@ class Gate:
     shuts the previous gate first: a file that a power cut left open is closed later by the
     garbage collector, whenever it runs (MicroPython's collector is conservative, so that may
     be long after a gc.collect()), and its close must not write to the device the next boot
-    is using. A shut gate reads zeros and drops writes, so such a late close does nothing
-    (and prints nothing from inside the collector)."""
+    is using. A shut gate answers like a device without power (EIO)."""
 
     def __init__(self, dev):
         self.dev = dev
@@ -322,21 +321,19 @@ class Gate:
 
     def readblocks(self, n, buf, off=0):
         if not self.open:
-            for i in range(len(buf)):
-                buf[i] = 0
-            return 0
+            raise OSError(5)
         return self.dev.readblocks(n, buf, off)
 
     def writeblocks(self, n, buf, off=None):
         if not self.open:
-            return 0
+            raise OSError(5)
         if off is None:
             return self.dev.writeblocks(n, buf)
         return self.dev.writeblocks(n, buf, off)
 
     def ioctl(self, op, arg):
         if not self.open:
-            return 0
+            return -5
         return self.dev.ioctl(op, arg)
 
     def shut(self):
