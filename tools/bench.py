@@ -12,8 +12,7 @@ MP = os.path.join(ROOT, '.venv', 'bin', 'micropython')
 SECTIONS = (
     ('scoring core', PY, 'tools/bench_core.py'),
     ('buttons and gestures', MP, 'tools/bench_input.py'),
-    ('seven-segment displays', MP, 'tools/bench_segments.py'),
-    ('matrix displays', MP, 'tools/bench_matrix.py'),
+    ('display drivers and layouts', MP, 'tools/bench_displays.py'),
     ('saving', MP, 'tools/bench_store.py'),
     ('the app on the virtual board', PY, 'tools/bench_app.py'),
 )
