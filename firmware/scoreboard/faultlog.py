@@ -4,6 +4,8 @@
 # Nothing here raises: the fault being logged may be a full or broken filesystem.
 import os
 
+from .store import join
+
 try:
     from micropython import const
 except ImportError:
@@ -55,12 +57,7 @@ class FaultLog:
         self.root = root
 
     def path(self, name):
-        r = self.root
-        if not r:
-            return name
-        if r[-1] == '/':
-            return r + name
-        return r + '/' + name
+        return join(self.root, name)
 
     def write(self, text, stamp=None):
         # Append one entry ("<stamp> <text>\n"); True if it reached the file.

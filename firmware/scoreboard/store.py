@@ -55,6 +55,15 @@ def _dumps(obj):
         return json.dumps(obj)
 
 
+def join(root, name):
+    """The path of file `name` in folder `root` ('' is the current folder)."""
+    if not root:
+        return name
+    if root[-1] == '/':
+        return root + name
+    return root + '/' + name
+
+
 class Store:
     def __init__(self, root=''):
         self.root = root
@@ -65,12 +74,7 @@ class Store:
         self._known = False  # False until the slots were looked at
 
     def path(self, name):
-        r = self.root
-        if not r:
-            return name
-        if r[-1] == '/':
-            return r + name
-        return r + '/' + name
+        return join(self.root, name)
 
     def _note(self, text):
         if self.message is None:
