@@ -6,6 +6,7 @@
 # Each module-level function named test_* that takes no arguments is called; a parametrised
 # table is written as a plain loop inside one test so that both interpreters see the same cases.
 # The closing line is the plain 'N passed, N failed' that CI reads.
+import gc
 import os
 import sys
 
@@ -56,6 +57,7 @@ def main(argv):
             fn = getattr(mod, k)
             if not callable(fn):
                 continue
+            gc.collect()  # each test starts on a collected heap (the sweeps need 80 KB blocks)
             try:
                 fn()
             except Exception as e:
@@ -66,6 +68,9 @@ def main(argv):
                 passed += 1
                 if verbose:
                     print('ok', modname + '.' + k)
+        # A finished module lets go of what it kept (flash images, caches) before the next one.
+        del mod
+        sys.modules.pop(modname, None)
     print('micropython: %d passed, %d failed' % (passed, failed))
     return failed
 
