@@ -80,6 +80,62 @@ assert v['frame'] == 101, v
 print('OK', v['frame'])
 '''
 
+# Where the heap of a press-script run goes, live bytes after gc.collect() at each stage: the
+# harness (stand-in machine, script engine), the firmware's code as the board loads it, the
+# app's own objects after boot, and what a played game adds.
+BREAKDOWN = '''
+import sys
+sys.path.insert(0, %(boards)r)
+sys.path.insert(0, %(fw)r)
+sys.path.insert(0, %(tools)r)
+sys.path.insert(0, %(virtual)r)
+import gc
+import os
+gc.collect()
+t0 = gc.mem_alloc()
+import machine
+import sim_engine
+from virtual import chip_map
+gc.collect()
+t1 = gc.mem_alloc()
+import scoreboard.app
+import scoreboard.store
+import scoreboard.core.knockoff
+import scoreboard.faultlog
+def load_board(name):
+    # the board file, its display drivers and the chip models that listen to them
+    for disp in __import__(name).displays():
+        for drv in disp.drivers:
+            chip_map.chips_for(drv, 'virtual.')
+load_board(%(board)r)
+gc.collect()
+t2 = gc.mem_alloc()
+d = '/tmp/sb-bench-breakdown'
+try:
+    os.mkdir(d)
+except OSError:
+    for n in os.listdir(d):
+        os.remove(d + '/' + n)
+class Null:
+    def write(self, s):
+        pass
+sim = sim_engine.Sim(%(board)r, d, Null())
+gc.collect()
+t3 = gc.mem_alloc()
+def play(lines):
+    for _, op, args in sim_engine.parse(lines, sim.board.BUTTONS):
+        sim.run(op, args)
+play(['hold OK 3200', 'tap OK', 'hold BLUE 14000', 'hold OK 1000', 'tap OK'])
+for i in range(100):
+    play(['tap ' + ('RED' if i %% 2 else 'BLUE'), 'tap OK'])
+assert sim.app.ctl.view['frame'] == 101
+gc.collect()
+t4 = gc.mem_alloc()
+print('app: live heap on %%s: harness %%d, firmware code + board + chip model %%d, app objects '
+      'after boot %%d, 100 frames %%d (total %%d)' %% (%(board)r, t1 - t0, t2 - t1, t3 - t2,
+                                                t4 - t3, t4))
+'''
+
 IDLE = '''
 import sys
 sys.path.insert(0, %(tests)r)
@@ -122,6 +178,10 @@ def main():
         heap = smallest_heap(script, path, hi=4 << 20)
         print('app: smallest heap for a 100-frame game through press scripts on %s: %s bytes '
               '(goal 32768, limit 65536)' % (board, heap))
+    for board in ('bare', 'pico_tm1637'):
+        boards = os.path.join(tools, 'fixtures' if board == 'bare' else 'boards')
+        r = run(BREAKDOWN % dict(subst, board=board, boards=boards), [])
+        sys.stdout.write(r.stdout if r.returncode == 0 else r.stdout + r.stderr[-2000:])
     script = DIRECT_100 % dict(subst, boards=os.path.join(tools, 'fixtures'))
     heap = smallest_heap(script, [], hi=4 << 20)
     print('app: smallest heap for the firmware alone (bare board, pins driven directly, no '

@@ -24,8 +24,6 @@ IDLE_STEP_MS = 25      # with no key down and nothing pending, time may pass in 
 
 VIEW_KEYS = ('screen', 'game', 'red', 'blue', 'pending', 'hammer', 'turn', 'frame', 'end',
              'target', 'winner', 'games', 'legs', 'message', 'beds', 'cursor', 'menu')
-CHIP_MODULES = ('tm1637', 'max7219', 'sr595', 'ws2812_digits', 'max7219_matrix',
-                'ws2812_panel')
 
 
 class ScriptError(Exception):
@@ -222,22 +220,9 @@ class Sim:
         return lines
 
 
-_chip_mods = None
-
-
 def chips_for(drv):
-    global _chip_mods
-    if _chip_mods is None:
-        _chip_mods = []
-        for name in CHIP_MODULES:
-            try:
-                _chip_mods.append(__import__('virtual.' + name, None, None, ['chips_for']))
-            except ImportError:
-                pass
-    found = []
-    for mod in _chip_mods:
-        found += mod.chips_for(drv)
-    return found
+    from virtual.chip_map import chips_for
+    return chips_for(drv, 'virtual.')
 
 
 def term(chip):

@@ -11,24 +11,14 @@
 # (`resume` keeps mpremote from soft-resetting the board, which would stop the firmware.)
 import sys
 
-CHIP_MODULES = ('tm1637', 'max7219', 'sr595', 'ws2812_digits', 'max7219_matrix',
-                'ws2812_panel')
 
 groups = []     # one list of chip views per display of the board
 error = None    # why attaching failed (a broken or foreign board.py), else None
 
 
 def chips_for(drv):
-    found = []
-    for name in CHIP_MODULES:
-        try:
-            mod = __import__(name)
-        except ImportError:
-            continue
-        fn = getattr(mod, 'chips_for', None)
-        if fn is not None:
-            found += fn(drv)
-    return found
+    from chip_map import chips_for
+    return chips_for(drv)
 
 
 def attach():
