@@ -4,20 +4,13 @@
 # must be in it, a board's subclass of a driver finds its parent's model, and anything else
 # gets no chips.
 import os
-import sys
-
-_HERE = __file__.rsplit('/', 1)[0] if '/' in __file__ else '.'
-_ROOT = _HERE + '/..'
-for _p in (_ROOT + '/firmware', _ROOT + '/tools', _ROOT + '/tools/virtual'):
-    if _p in sys.path:
-        sys.path.remove(_p)
-    sys.path.insert(0, _p)
+import virtual_first  # tools/virtual first on the path
 
 import chip_map  # noqa: E402
 from machine import Pin  # noqa: E402
 from scoreboard.drivers.tm1637 import TM1637  # noqa: E402
 
-DRIVERS = _ROOT + '/firmware/scoreboard/drivers'
+DRIVERS = virtual_first.ROOT + '/firmware/scoreboard/drivers'
 
 
 def _driver_classes():

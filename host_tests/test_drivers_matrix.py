@@ -5,12 +5,7 @@
 # runs-on: micropython
 import sys
 
-_HERE = __file__.rsplit('/', 1)[0] if '/' in __file__ else '.'
-_ROOT = _HERE + '/..'
-for _p in (_ROOT + '/firmware', _ROOT + '/tools', _ROOT + '/tools/virtual'):
-    if _p in sys.path:
-        sys.path.remove(_p)
-    sys.path.insert(0, _p)
+import virtual_first  # noqa: F401  (tools/virtual first on the path)
 
 import machine  # noqa: E402  (tools/virtual/machine.py)
 from wire_probes import Frames  # noqa: E402
@@ -341,7 +336,7 @@ def test_framebuf_stand_in_matches_real_module():
         return          # the real framebuf exists only under MicroPython
     import framebuf
     ns = {}
-    with open(_ROOT + '/tools/virtual/framebuf.py') as f:
+    with open(virtual_first.ROOT + '/tools/virtual/framebuf.py') as f:
         exec(f.read(), ns)
     Fake = ns['FrameBuffer']
     fmts = (('MONO_VLSB', 32, 16), ('MONO_HLSB', 30, 9), ('MONO_HMSB', 16, 8), ('GS8', 12, 7),

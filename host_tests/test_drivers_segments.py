@@ -5,12 +5,7 @@
 # runs-on: micropython
 import sys
 
-_HERE = __file__.rsplit('/', 1)[0] if '/' in __file__ else '.'
-_ROOT = _HERE + '/..'
-for _p in (_ROOT + '/firmware', _ROOT + '/tools', _ROOT + '/tools/virtual'):
-    if _p in sys.path:
-        sys.path.remove(_p)
-    sys.path.insert(0, _p)
+import virtual_first  # noqa: F401  (tools/virtual first on the path)
 
 import machine  # noqa: E402  (tools/virtual/machine.py)
 from wire_probes import Frames  # noqa: E402

@@ -7,13 +7,16 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mpy_tools import ROOT, compile_tree, run, smallest_heap  # noqa: E402
 
-GAME_100 = '''
+# The press-script runs' path: boards, the compiled firmware, the engine, the virtual parts.
+HARNESS_PATH = '''
 import sys
 sys.path.insert(0, %(boards)r)
 sys.path.insert(0, %(fw)r)
 sys.path.insert(0, %(tools)r)
 sys.path.insert(0, %(virtual)r)
-import sim_engine
+'''
+
+GAME_100 = HARNESS_PATH + '''import sim_engine
 import os
 d = '/tmp/sb-bench-app'
 try:
@@ -83,13 +86,7 @@ print('OK', v['frame'])
 # Where the heap of a press-script run goes, live bytes after gc.collect() at each stage: the
 # harness (stand-in machine, script engine), the firmware's code as the board loads it, the
 # app's own objects after boot, and what a played game adds.
-BREAKDOWN = '''
-import sys
-sys.path.insert(0, %(boards)r)
-sys.path.insert(0, %(fw)r)
-sys.path.insert(0, %(tools)r)
-sys.path.insert(0, %(virtual)r)
-import gc
+BREAKDOWN = HARNESS_PATH + '''import gc
 import os
 gc.collect()
 t0 = gc.mem_alloc()
