@@ -16,9 +16,10 @@ sys.path.insert(0, %(tools)r)
 sys.path.insert(0, %(virtual)r)
 '''
 
-GAME_100 = HARNESS_PATH + '''import sim_engine
+# A new simulator on an empty flash folder.
+NEW_SIM = '''
 import os
-d = '/tmp/sb-bench-app'
+d = %(flash)r
 try:
     os.mkdir(d)
 except OSError:
@@ -28,18 +29,22 @@ class Null:
     def write(self, s):
         pass
 sim = sim_engine.Sim(%(board)r, d, Null())
-lines = ['hold OK 3200', 'tap OK', 'hold BLUE 14000', 'hold OK 1000', 'tap OK']
-for _, op, args in sim_engine.parse(lines, sim.board.BUTTONS):
-    sim.run(op, args)
+'''
+
+# Setup with the target moved to 99 in the menu, then 100 one-point frames.
+PLAY_100 = '''
+def play(lines):
+    for _, op, args in sim_engine.parse(lines, sim.board.BUTTONS):
+        sim.run(op, args)
+play(['hold OK 3200', 'tap OK', 'hold BLUE 14000', 'hold OK 1000', 'tap OK'])
 assert sim.app.ctl.view['target'] == 99, sim.app.ctl.view
 for i in range(100):
-    b = 'RED' if i %% 2 else 'BLUE'
-    for _, op, args in sim_engine.parse(['tap ' + b, 'tap OK'], sim.board.BUTTONS):
-        sim.run(op, args)
+    play(['tap ' + ('RED' if i %% 2 else 'BLUE'), 'tap OK'])
 v = sim.app.ctl.view
 assert v['frame'] == 101 and v['red'] == 50 and v['blue'] == 50, v
-print('OK')
 '''
+
+GAME_100 = HARNESS_PATH + 'import sim_engine\n' + NEW_SIM + PLAY_100 + "print('OK')\n"
 
 # The same 100 frames without the press-script harness: the virtual machine's pins are driven
 # directly, so the heap is the firmware's own (plus the stand-in `machine`).
@@ -98,7 +103,6 @@ t1 = gc.mem_alloc()
 import scoreboard.app
 import scoreboard.store
 import scoreboard.core.knockoff
-import scoreboard.faultlog
 def load_board(name):
     # the board file, its display drivers and the chip models that listen to them
     for disp in __import__(name).displays():
@@ -107,25 +111,10 @@ def load_board(name):
 load_board(%(board)r)
 gc.collect()
 t2 = gc.mem_alloc()
-d = '/tmp/sb-bench-breakdown'
-try:
-    os.mkdir(d)
-except OSError:
-    for n in os.listdir(d):
-        os.remove(d + '/' + n)
-class Null:
-    def write(self, s):
-        pass
-sim = sim_engine.Sim(%(board)r, d, Null())
+''' + NEW_SIM + '''
 gc.collect()
 t3 = gc.mem_alloc()
-def play(lines):
-    for _, op, args in sim_engine.parse(lines, sim.board.BUTTONS):
-        sim.run(op, args)
-play(['hold OK 3200', 'tap OK', 'hold BLUE 14000', 'hold OK 1000', 'tap OK'])
-for i in range(100):
-    play(['tap ' + ('RED' if i %% 2 else 'BLUE'), 'tap OK'])
-assert sim.app.ctl.view['frame'] == 101
+''' + PLAY_100 + '''
 gc.collect()
 t4 = gc.mem_alloc()
 print('app: live heap on %%s: harness %%d, firmware code + board + chip model %%d, app objects '
@@ -171,13 +160,14 @@ def main():
     for board in ('bare', 'pico_tm1637'):
         boards = os.path.join(tools, 'fixtures' if board == 'bare' else 'boards')
         path = []
-        script = GAME_100 % dict(subst, board=board, boards=boards)
+        script = GAME_100 % dict(subst, board=board, boards=boards, flash='/tmp/sb-bench-app')
         heap = smallest_heap(script, path, hi=4 << 20)
         print('app: smallest heap for a 100-frame game through press scripts on %s: %s bytes '
               '(goal 32768, limit 65536)' % (board, heap))
     for board in ('bare', 'pico_tm1637'):
         boards = os.path.join(tools, 'fixtures' if board == 'bare' else 'boards')
-        r = run(BREAKDOWN % dict(subst, board=board, boards=boards), [])
+        r = run(BREAKDOWN % dict(subst, board=board, boards=boards,
+                                 flash='/tmp/sb-bench-breakdown'), [])
         sys.stdout.write(r.stdout if r.returncode == 0 else r.stdout + r.stderr[-2000:])
     script = DIRECT_100 % dict(subst, boards=os.path.join(tools, 'fixtures'))
     heap = smallest_heap(script, [], hi=4 << 20)
