@@ -122,6 +122,54 @@ print('app: live heap on %%s: harness %%d, firmware code + board + chip model %%
                                                 t4 - t3, t4))
 '''
 
+# How much of the firmware's code cost is bytecode, and how much the objects every function,
+# class and module needs in RAM: the same imports from .mpy files and from a ROMFS image (built
+# by `mpremote romfs build`) mounted with vfs.VfsRom, where bytecode and constants stay in the
+# image and run in place, as on a board whose MicroPython has a ROMFS partition.
+CODE_IMPORTS = ('import scoreboard.app, scoreboard.store, scoreboard.core.knockoff, '
+                'scoreboard.render.segments, scoreboard.drivers.tm1637')
+FROM_FILES = '''
+import gc
+import sys
+sys.path.insert(0, %(fw)r)
+gc.collect()
+a = gc.mem_alloc()
+%(imports)s
+gc.collect()
+print('files', gc.mem_alloc() - a)
+'''
+FROM_ROMFS = '''
+import gc
+import sys
+import vfs
+with open(%(image)r, 'rb') as f:
+    img = f.read()
+vfs.mount(vfs.VfsRom(img), '/rom')
+sys.path.insert(0, '/rom')
+gc.collect()
+a = gc.mem_alloc()
+%(imports)s
+gc.collect()
+print('romfs', gc.mem_alloc() - a, len(img))
+'''
+
+
+def code_in_place(build):
+    import subprocess
+    image = os.path.join(ROOT, 'build', 'bench-app.romfs')
+    mpremote = os.path.join(os.path.dirname(sys.executable), 'mpremote')
+    subprocess.run([mpremote, 'romfs', '--no-mpy', '-o', image, 'build', build], check=True,
+                   capture_output=True)
+    files = run(FROM_FILES % {'fw': build, 'imports': CODE_IMPORTS}).stdout.split()
+    rom = run(FROM_ROMFS % {'image': image, 'imports': CODE_IMPORTS}).stdout.split()
+    if len(files) != 2 or len(rom) != 3:
+        print('app: code in place: could not measure', files, rom)
+        return
+    print('app: firmware code for a TM1637 board, live heap: %s bytes from .mpy files, %s bytes '
+          'with its bytecode run in place from a ROMFS image (%s bytes, not counted)'
+          % (files[1], rom[1], rom[2]))
+
+
 IDLE = '''
 import sys
 sys.path.insert(0, %(tests)r)
@@ -169,6 +217,7 @@ def main():
         r = run(BREAKDOWN % dict(subst, board=board, boards=boards,
                                  flash='/tmp/sb-bench-breakdown'), [])
         sys.stdout.write(r.stdout if r.returncode == 0 else r.stdout + r.stderr[-2000:])
+    code_in_place(build)
     script = DIRECT_100 % dict(subst, boards=os.path.join(tools, 'fixtures'))
     heap = smallest_heap(script, [], hi=4 << 20)
     print('app: smallest heap for the firmware alone (bare board, pins driven directly, no '
