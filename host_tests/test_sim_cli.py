@@ -91,3 +91,22 @@ def test_flash_folder_keeps_the_game(tmp_path):
     assert (v['screen'], v['red'], v['hammer']) == ('play', 1, 'blue')
     r3 = sim(tmp_path, 'state\n')
     assert states(r3)[0]['screen'] == 'setup'    # without --flash: a blank flash
+
+
+def test_interactive_summary_line(tmp_path):
+    # `make sim` shows the view in words under the display; taken from real engine output
+    r = sim(tmp_path, 'tap OK\ntap BLUE\ntap BLUE\nstate\nhold OK 3200\ntap OK\nstate\n'
+                      'hold OK 1000\nhold OK 3200\n' + 'tap BLUE\n' * 5 + 'hold OK 1000\n'
+                      'tap OK\ntap OK\ntap OK\nstate\nwait 3600000\nstate\n')
+    assert r.returncode == 0, r.stderr
+    sys.path.insert(0, os.path.join(ROOT, 'tools'))
+    import sim as front
+    lines = [front.summary(line) for line in r.stdout.splitlines()]
+    assert lines[0] == ('play | knockoff | red 0 | blue 0 (+2) | to 15 | hammer blue | '
+                        'frame 1, end 1 | games 0-0'), lines[0]
+    assert lines[1] == 'menu | knockoff | target = 15 | games 0-0', lines[1]
+    # red opened the abandoned knock-off game, so blue opens this one (the starter alternates)
+    assert lines[2] == ('play | shovehapenny | red 0 | blue 2 | blue to shoot | frame 1, end 1 | '
+                        'cursor 1 | games 0-0'), lines[2]
+    assert lines[3] == 'sleep | shovehapenny | games 0-0', lines[3]
+    assert front.summary('not json') == 'not json'

@@ -12,6 +12,7 @@ passes the script, and in interactive mode turns keys into presses and draws wha
 chips show.
 """
 import argparse
+import json
 import os
 import select
 import shutil
@@ -34,6 +35,41 @@ KEYS = {
     'c': 'chord RED BLUE 1200', '-': 'tap RED_MINUS', '=': 'tap BLUE_MINUS',
     'p': 'power-cut',
 }
+
+
+def summary(line):
+    """One line for people from the engine's JSON view: what the screen means, in words."""
+    try:
+        v = json.loads(line)
+    except ValueError:
+        return line
+    screen = v.get('screen')
+    words = [str(screen), str(v.get('game'))]
+    if screen == 'menu' and v.get('menu'):
+        words.append('%s = %s' % (v['menu'].get('item'), v['menu'].get('value')))
+    elif screen != 'sleep':
+        pending = v.get('pending') or {}
+        for side in ('red', 'blue'):
+            p = pending.get(side)
+            words.append('%s %s%s' % (side, v.get(side), ' (+%d)' % p if p else ''))
+        if v.get('target') is not None:
+            words.append('to %s' % v['target'])
+        if v.get('hammer'):
+            words.append('hammer %s' % v['hammer'])
+        if v.get('turn'):
+            words.append('%s to shoot' % v['turn'])
+        words.append('frame %s, end %s' % (v.get('frame'), v.get('end')))
+        if 'cursor' in v:
+            words.append('cursor %s' % v['cursor'])
+        if v.get('winner'):
+            words.append('%s wins' % v['winner'])
+    games, legs = v.get('games') or {}, v.get('legs') or {}
+    words.append('games %s-%s' % (games.get('red'), games.get('blue')))
+    if legs.get('red') or legs.get('blue'):
+        words.append('legs %s-%s' % (legs.get('red'), legs.get('blue')))
+    if v.get('message'):
+        words.append('"%s"' % v['message'])
+    return ' | '.join(words)
 
 
 def micropython_binary():
@@ -107,7 +143,7 @@ def interactive(args, flash):
             out.write('Shuffleboard scoreboard: board %s (virtual)\x1b[K\n\x1b[K\n' % args.board)
             for line in picture():
                 out.write(line + '\x1b[K\n')
-            out.write('\x1b[K\n' + view()[:160] + '\x1b[K\n')
+            out.write('\x1b[K\n' + summary(view()) + '\x1b[K\n')
             out.write('\x1b[K\n' + HELP + '\x1b[K\n' + note + '\x1b[K\n\x1b[J')
             out.flush()
             ready, _, _ = select.select([sys.stdin], [], [], 0.1)
