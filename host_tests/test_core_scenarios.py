@@ -167,6 +167,21 @@ def test_load_game_refuses_damaged_dicts():
     assert compact['log'] == [1 | 3 << 3] and load_game(compact).to_dict() == good
 
 
+def test_compact_form_is_shared_and_load_copies_it():
+    # the board serialises to_dict(compact=True) at once, so it shares the log instead of
+    # copying it; a game loaded from it must not share anything with the game it came from
+    g = new_game('knockoff')
+    g.enter_frame(red=3)
+    d = g.to_dict(compact=True)
+    g2 = load_game(d)
+    g.enter_frame(blue=2)
+    assert len(d['log']) == 2                       # shared: it follows the game
+    assert g2.points(BLUE) == 0 and g2.frame == 2   # copied: the loaded game did not move
+    g2.enter_frame(red=1)
+    assert g.points(RED) == 3 and len(d['log']) == 2
+    assert g.to_dict()['log'] == [['f', 3, 0], ['f', 0, 2]]
+
+
 def test_reload_keeps_undo_and_redo():
     g = new_game('knockoff')
     g.enter_frame(red=3)

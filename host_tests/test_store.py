@@ -297,7 +297,7 @@ def test_clear_removes_our_files():
 
 
 def test_hundred_frame_game_fits_in_4k():
-    n = len(store._dumps(game_state(100)))
+    n = store.payload_size(game_state(100))
     assert n < 4096, n
 
 
@@ -331,14 +331,14 @@ class _NoRoomJson:
     def loads(b):
         raise MemoryError('no room')
 
-    dumps = None
+    dump = dumps = None
 
 
 def test_out_of_memory_on_load_keeps_the_slots():
     root = fresh_root()
     older, newest = two_saves(root)
     real = store.json
-    _NoRoomJson.dumps = real.dumps
+    _NoRoomJson.dump, _NoRoomJson.dumps = real.dump, real.dumps
     store.json = _NoRoomJson
     try:
         s = Store(root)
@@ -399,3 +399,43 @@ def test_random_damage_never_raises_nor_invents_a_state():
         assert got is None or got == older or got == newest, trial
         if got != newest:
             assert s.message is not None, trial
+
+
+def test_saved_without_user_streams_reads_the_same():
+    # a port without io.IOBase saves through one string: the same bytes on flash
+    root = fresh_root()
+    Store(root).save(game_state(40))
+    streamed = read_bytes(slot_file(root, 0))
+    root = fresh_root()
+    was = store._STREAMS
+    store._STREAMS = False
+    try:
+        assert Store(root).save(game_state(40)) == len(streamed)
+    finally:
+        store._STREAMS = was
+    assert read_bytes(slot_file(root, 0)) == streamed
+    assert Store(root).load() == game_state(40)
+
+
+def test_a_state_that_changes_while_written_is_not_kept():
+    # the JSON is streamed three times; if the third pass (the file) differs from the first
+    # two, the slot is left unreadable and the last good state stays the newest
+    root = fresh_root()
+    older, newest = two_saves(root)
+    real = store._stream
+    calls = []
+
+    def drifting(state, f=None, crc=0):
+        calls.append(f is not None)
+        if f is not None:
+            state['games']['blue'] += 1     # same length, other bytes
+        return real(state, f, crc)
+    store._stream = drifting
+    try:
+        s = Store(root)
+        assert s.load() == newest
+        assert s.save(game_state(50)) == 0 and s.message == store.SAVE_FAILED
+    finally:
+        store._stream = real
+    assert calls == [False, False, True]
+    assert Store(root).load() == newest

@@ -126,8 +126,8 @@ def fmt(x, places=2):
 
 
 def main():
-    from scoreboard.store import _dumps, HEADER_SIZE, MAX_PAYLOAD
-    js = len(_dumps(game_state(FRAMES)))
+    from scoreboard.store import payload_size, HEADER_SIZE, MAX_PAYLOAD
+    js = payload_size(game_state(FRAMES))
     print('state of a %d-frame knock-off game: %d bytes of JSON (limit 4096; store cap %d)'
           % (FRAMES, js, MAX_PAYLOAD))
     print('slot file: %d-byte header + payload = %d bytes' % (HEADER_SIZE, HEADER_SIZE + js))

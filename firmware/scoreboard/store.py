@@ -7,6 +7,7 @@
 # (a wrong sequence number, a wrong length) is caught as well as a torn payload.
 # No rename is used: on FAT a rename over an existing file is not atomic. A save only ever
 # truncates and rewrites the slot that does not hold the newest good state.
+import io
 import json
 import os
 import struct
@@ -48,11 +49,52 @@ def newer(a, b):
     return 0 < d <= _HALF
 
 
-def _dumps(obj):
+# A port without user streams (io.IOBase) still saves, through a string of the whole payload.
+_STREAMS = hasattr(io, 'IOBase')
+
+
+class _Sink(io.IOBase if _STREAMS else object):  # type: ignore[misc]
+    # Where json.dump writes a state: counts the bytes, carries the CRC on, and passes them to
+    # the file when there is one. MicroPython's json.dump hands each piece over without
+    # allocating, so a save needs no RAM for its payload (a 100-frame game would need one
+    # contiguous block of about 1 KB, which a long-running, fragmented heap may not have).
+    def __init__(self, f, crc):
+        self.f = f
+        self.n = 0
+        self.crc = crc
+        self.short = False
+
+    def write(self, b):
+        if isinstance(b, str):  # CPython's json writes str
+            b = b.encode()
+        k = len(b)
+        self.n += k
+        self.crc = crc32(b, self.crc)
+        if self.f is not None and self.f.write(b) != k:
+            self.short = True  # a full filesystem may take fewer bytes without raising
+        return k
+
+
+def _stream(state, f=None, crc=0):
+    # The state's JSON through a _Sink: (length, CRC carried on from crc, short write?)
+    out = _Sink(f, crc)
+    dump = json.dump if _STREAMS else _dump_string
     try:
-        return json.dumps(obj, separators=(',', ':'))
-    except TypeError:  # a port whose json lacks separators
-        return json.dumps(obj)
+        dump(state, out, separators=(',', ':'))
+    except TypeError as e:  # a port whose json lacks separators; not an unserialisable state
+        if out.n:
+            raise e
+        dump(state, out)
+    return out.n, out.crc & 0xFFFFFFFF, out.short
+
+
+def _dump_string(state, out, **kw):
+    out.write(json.dumps(state, **kw))
+
+
+def payload_size(state):
+    """The bytes save() writes after the header for state."""
+    return _stream(state)[0]
 
 
 def join(root, name):
@@ -205,11 +247,13 @@ class Store:
     def save(self, state):
         # Writes state into the slot not holding the newest good state; returns the bytes
         # written (also in self.written), or 0 with self.message set if the filesystem
-        # refused. The state must be JSON-able: CPython raises TypeError before any file is
-        # touched; MicroPython's json writes an object's repr, which load() rejects as damaged
-        # (falling back to the state before).
-        payload = _dumps(state).encode()
-        if len(payload) > MAX_PAYLOAD:
+        # refused. The JSON is streamed three times (its length; its CRC, which covers the
+        # header first; the file), so no pass holds the payload in RAM. The state must be
+        # JSON-able: CPython raises TypeError before any file is touched; MicroPython's json
+        # writes an object's repr, which load() rejects as damaged (falling back to the state
+        # before).
+        length = _stream(state)[0]
+        if length > MAX_PAYLOAD:
             self.message = STATE_TOO_LARGE
             self.written = 0
             return 0
@@ -222,14 +266,19 @@ class Store:
         seq = 0 if self._seq is None else (self._seq + 1) & SEQ_MASK
         slot = 1 if self._slot == 0 else 0
         hdr = bytearray(HEADER_SIZE)
-        struct.pack_into(HEADER, hdr, 0, MAGIC, VERSION, HEADER_SIZE, seq, len(payload), 0)
-        crc = crc32(payload, crc32(bytes(hdr[:16]))) & 0xFFFFFFFF
+        struct.pack_into(HEADER, hdr, 0, MAGIC, VERSION, HEADER_SIZE, seq, length, 0)
+        start = crc32(memoryview(hdr)[:16])
+        crc = _stream(state, None, start)[1]
         struct.pack_into('<I', hdr, 16, crc)
         try:
             with open(self.path(SLOTS[slot]), 'wb') as f:
-                # a full filesystem may take fewer bytes without raising
-                if f.write(hdr) != HEADER_SIZE or f.write(payload) != len(payload):
+                if f.write(hdr) != HEADER_SIZE:
                     raise OSError(28)  # ENOSPC
+                n, c, short = _stream(state, f, start)
+                if short:
+                    raise OSError(28)
+                if n != length or c != crc:
+                    raise OSError(5)  # EIO: the state changed while it was written
         except OSError:
             # that slot is now unknown; the newest good state is still where it was
             self.message = SAVE_FAILED
@@ -237,7 +286,7 @@ class Store:
             return 0
         self._seq = seq
         self._slot = slot
-        self.written = HEADER_SIZE + len(payload)
+        self.written = HEADER_SIZE + length
         if self.message in (SAVE_FAILED, STATE_TOO_LARGE):
             self.message = None
         return self.written

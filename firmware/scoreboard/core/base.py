@@ -318,14 +318,16 @@ class Game:
 
     def to_dict(self, compact=False):
         """The game as JSON-safe data. Entries are short lists (['f', 0, 5]); with compact,
-        the log's own small ints, which is what the board saves (a tenth of the RAM to build,
-        half the bytes on flash). load_game() reads both."""
+        the log's own small ints, which is what the board saves (half the bytes on flash).
+        The compact form shares the game's log and redo lists instead of copying them, so that
+        a save builds nothing the size of the game: serialise it at once, before the next
+        entry. load_game() reads both, and copies what it is given."""
         opts = {}
         for name, _, _ in self.OPTIONS:
             opts[name] = self.options[name]
         if compact:
-            log = self._log[:]
-            redo = self._redo[:]
+            log = self._log
+            redo = self._redo
         else:
             log = [entry_to_list(e) for e in self._log]
             redo = [entry_to_list(e) for e in self._redo]
