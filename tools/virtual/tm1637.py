@@ -54,14 +54,18 @@ class TM1637Chip:
             if 2 <= self.nbit <= 8:
                 self.errors += 1
             self._release()
-            log = self.log
-            if log is not None:
-                try:
-                    log.append(bytes(self.frame[:self.flen]))
-                    if len(log) > LOG_MAX:
-                        del log[0]
-                except MemoryError:  # a test that logs under heap_lock: drop the entry
-                    pass
+            if self.log is not None:
+                self._log_frame()
+
+    def _log_frame(self):
+        # apart from _on_dio: its try block would give every edge a frame on the heap
+        log = self.log
+        try:
+            log.append(bytes(self.frame[:self.flen]))
+            if len(log) > LOG_MAX:
+                del log[0]
+        except MemoryError:  # a test that logs under heap_lock: drop the entry
+            pass
 
     def _on_clk(self, line):
         if not self.active:
