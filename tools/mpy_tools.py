@@ -45,21 +45,29 @@ def run(script, path=(), heap=None, timeout=120, cwd=None):
     return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=cwd)
 
 
-def smallest_heap(script, path=(), lo=2048, hi=1 << 20, ok_marker='OK'):
-    """Binary search for the smallest -X heapsize (bytes, 256-byte steps) that runs `script`
-    to its `ok_marker` line."""
+def smallest_heap(script, path=(), lo=2048, hi=1 << 20, ok_marker='OK', margin=4096):
+    """The smallest -X heapsize (bytes, 256-byte steps) that runs `script` to its `ok_marker`
+    line, and from which every larger size tried works too. Fragmentation makes "does it
+    fit" a little ragged near the edge (a size can fail where a smaller one passed), so after
+    the binary search the sizes up to `margin` above the answer are tried in 1 KB steps; a
+    failure there moves the answer above it."""
     def works(n):
         r = run(script, path, heap=n)
         return r.returncode == 0 and ok_marker in r.stdout
     if not works(hi):
         return None
-    while hi - lo > 256:
-        mid = (lo + hi) // 2 // 256 * 256
-        if works(mid):
-            hi = mid
-        else:
-            lo = mid
-    return hi
+    top = hi
+    while True:
+        while hi - lo > 256:
+            mid = (lo + hi) // 2 // 256 * 256
+            if works(mid):
+                hi = mid
+            else:
+                lo = mid
+        bad = [n for n in range(hi + 1024, min(hi + margin, top) + 1, 1024) if not works(n)]
+        if not bad:
+            return hi
+        lo, hi = bad[-1], top
 
 
 if __name__ == '__main__':
