@@ -401,20 +401,50 @@ def test_random_damage_never_raises_nor_invents_a_state():
             assert s.message is not None, trial
 
 
-def test_saved_without_user_streams_reads_the_same():
-    # a port without io.IOBase saves through one string: the same bytes on flash
+def _saved_bytes(state, one_block=True, streams=True):
     root = fresh_root()
-    Store(root).save(game_state(40))
-    streamed = read_bytes(slot_file(root, 0))
-    root = fresh_root()
-    was = store._STREAMS
-    store._STREAMS = False
+    store._ONE_BLOCK, store._STREAMS = one_block, streams
     try:
-        assert Store(root).save(game_state(40)) == len(streamed)
+        n = Store(root).save(state)
     finally:
-        store._STREAMS = was
-    assert read_bytes(slot_file(root, 0)) == streamed
-    assert Store(root).load() == game_state(40)
+        store._ONE_BLOCK, store._STREAMS = True, True
+    b = read_bytes(slot_file(root, 0))
+    assert n == len(b)
+    assert Store(root).load() == state
+    return b
+
+
+def test_streamed_save_writes_the_same_bytes():
+    # one block, streamed (a fragmented heap), and streamed on a port without io.IOBase:
+    # the same slot file
+    for frames in (0, 1, 40, 100):
+        state = game_state(frames)
+        one = _saved_bytes(state)
+        assert _saved_bytes(state, one_block=False) == one
+        assert _saved_bytes(state, one_block=False, streams=False) == one
+
+
+class _FragmentedJson:
+    # json whose dumps finds no block for the payload, as on a fragmented heap
+    @staticmethod
+    def dumps(obj, **kw):
+        raise MemoryError('no block')
+
+    dump = loads = None
+
+
+def test_no_block_for_the_payload_streams_it():
+    root = fresh_root()
+    real = store.json
+    _FragmentedJson.dump, _FragmentedJson.loads = real.dump, real.loads
+    store.json = _FragmentedJson
+    try:
+        s = Store(root)
+        assert s.save(game_state(60)) > 0 and s.message is None
+        assert s.save(game_state(61)) > 0
+    finally:
+        store.json = real
+    assert Store(root).load() == game_state(61)
 
 
 def test_a_state_that_changes_while_written_is_not_kept():
@@ -424,6 +454,7 @@ def test_a_state_that_changes_while_written_is_not_kept():
     older, newest = two_saves(root)
     real = store._stream
     calls = []
+    store._ONE_BLOCK = False
 
     def drifting(state, f=None, crc=0):
         calls.append(f is not None)
@@ -437,5 +468,6 @@ def test_a_state_that_changes_while_written_is_not_kept():
         assert s.save(game_state(50)) == 0 and s.message == store.SAVE_FAILED
     finally:
         store._stream = real
+        store._ONE_BLOCK = True
     assert calls == [False, False, True]
     assert Store(root).load() == newest

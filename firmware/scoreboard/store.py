@@ -49,15 +49,29 @@ def newer(a, b):
     return 0 < d <= _HALF
 
 
-# A port without user streams (io.IOBase) still saves, through a string of the whole payload.
+def _dumps(state, **kw):
+    try:
+        return json.dumps(state, separators=(',', ':'))
+    except TypeError as e:  # a port whose json lacks separators; not an unserialisable state
+        try:
+            return json.dumps(state)
+        except TypeError:
+            raise e
+
+
+# A save builds its payload in one block when the heap has one (fast: the whole JSON at C
+# speed). On a long-running, fragmented heap a 100-frame game's kilobyte may not be there in
+# one piece; the save then streams the JSON instead and needs no block at all. Tests switch
+# the fast way off to run the streamed one.
+_ONE_BLOCK = True
+# A port without user streams (io.IOBase) can only build the string.
 _STREAMS = hasattr(io, 'IOBase')
 
 
 class _Sink(io.IOBase if _STREAMS else object):  # type: ignore[misc]
     # Where json.dump writes a state: counts the bytes, carries the CRC on, and passes them to
     # the file when there is one. MicroPython's json.dump hands each piece over without
-    # allocating, so a save needs no RAM for its payload (a 100-frame game would need one
-    # contiguous block of about 1 KB, which a long-running, fragmented heap may not have).
+    # allocating.
     def __init__(self, f, crc):
         self.f = f
         self.n = 0
@@ -78,18 +92,26 @@ class _Sink(io.IOBase if _STREAMS else object):  # type: ignore[misc]
 def _stream(state, f=None, crc=0):
     # The state's JSON through a _Sink: (length, CRC carried on from crc, short write?)
     out = _Sink(f, crc)
-    dump = json.dump if _STREAMS else _dump_string
-    try:
-        dump(state, out, separators=(',', ':'))
-    except TypeError as e:  # a port whose json lacks separators; not an unserialisable state
-        if out.n:
-            raise e
-        dump(state, out)
+    if _STREAMS:
+        try:
+            json.dump(state, out, separators=(',', ':'))
+        except TypeError as e:  # a port whose json lacks separators
+            if out.n:
+                raise e
+            json.dump(state, out)
+    else:
+        out.write(_dumps(state))
     return out.n, out.crc & 0xFFFFFFFF, out.short
 
 
-def _dump_string(state, out, **kw):
-    out.write(json.dumps(state, **kw))
+def _one_block(state):
+    # The payload as one bytes object, or None where the heap has no block for it
+    if _ONE_BLOCK:
+        try:
+            return _dumps(state).encode()
+        except MemoryError:
+            pass
+    return None
 
 
 def payload_size(state):
@@ -247,12 +269,13 @@ class Store:
     def save(self, state):
         # Writes state into the slot not holding the newest good state; returns the bytes
         # written (also in self.written), or 0 with self.message set if the filesystem
-        # refused. The JSON is streamed three times (its length; its CRC, which covers the
-        # header first; the file), so no pass holds the payload in RAM. The state must be
+        # refused. Without a block for the payload, the JSON is streamed three times (its
+        # length; its CRC, which covers the header first; the file). The state must be
         # JSON-able: CPython raises TypeError before any file is touched; MicroPython's json
         # writes an object's repr, which load() rejects as damaged (falling back to the state
         # before).
-        length = _stream(state)[0]
+        payload = _one_block(state)
+        length = len(payload) if payload is not None else _stream(state)[0]
         if length > MAX_PAYLOAD:
             self.message = STATE_TOO_LARGE
             self.written = 0
@@ -268,17 +291,25 @@ class Store:
         hdr = bytearray(HEADER_SIZE)
         struct.pack_into(HEADER, hdr, 0, MAGIC, VERSION, HEADER_SIZE, seq, length, 0)
         start = crc32(memoryview(hdr)[:16])
-        crc = _stream(state, None, start)[1]
+        if payload is not None:
+            crc = crc32(payload, start) & 0xFFFFFFFF
+        else:
+            crc = _stream(state, None, start)[1]
         struct.pack_into('<I', hdr, 16, crc)
         try:
             with open(self.path(SLOTS[slot]), 'wb') as f:
+                # a full filesystem may take fewer bytes without raising
                 if f.write(hdr) != HEADER_SIZE:
                     raise OSError(28)  # ENOSPC
-                n, c, short = _stream(state, f, start)
-                if short:
-                    raise OSError(28)
-                if n != length or c != crc:
-                    raise OSError(5)  # EIO: the state changed while it was written
+                if payload is not None:
+                    if f.write(payload) != length:
+                        raise OSError(28)
+                else:
+                    n, c, short = _stream(state, f, start)
+                    if short:
+                        raise OSError(28)
+                    if n != length or c != crc:
+                        raise OSError(5)  # EIO: the state changed while it was written
         except OSError:
             # that slot is now unknown; the newest good state is still where it was
             self.message = SAVE_FAILED
