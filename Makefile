@@ -5,8 +5,21 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 BOARD ?= pico_tm1637
 
-.PHONY: test test-cpython test-micropython compile-check sim bench fuzz lint mpy deploy clean \
+.PHONY: help test test-cpython test-micropython compile-check sim bench fuzz lint mpy deploy clean \
 	pictures vboard
+
+# `make` alone lists the commands.
+help:
+	@echo "make sim      the firmware on a virtual board in this terminal (BOARD=name)"
+	@echo "make test     every test, under CPython and the MicroPython unix port"
+	@echo "make deploy   compile and copy to a board with mpremote (BOARD=name PORT=...)"
+	@echo "make vboard   a virtual board on a pty, to deploy to"
+	@echo "make bench    the budgets: heap, allocation, latency, saves, flash wear"
+	@echo "make fuzz     the long hypothesis runs and power-cut sweeps"
+	@echo "make lint     ruff, and mypy against the rp2 and esp32 stubs"
+	@echo "make pictures the README's display pictures, from the virtual chips"
+	@echo "make mpy      compile firmware/ into build/"
+	@echo "make clean    remove build outputs"
 
 $(STAMP): requirements.txt
 	$(PY) -m venv $(VENV)
