@@ -49,14 +49,16 @@ def newer(a, b):
     return 0 < d <= _HALF
 
 
-def _dumps(state, **kw):
+def _compact():
+    # JSON without spaces, where the port's json takes separators
     try:
-        return json.dumps(state, separators=(',', ':'))
-    except TypeError as e:  # a port whose json lacks separators; not an unserialisable state
-        try:
-            return json.dumps(state)
-        except TypeError:
-            raise e
+        json.dumps([], separators=(',', ':'))
+        return {'separators': (',', ':')}
+    except TypeError:
+        return {}
+
+
+_JSON = _compact()
 
 
 # A save builds its payload in one block when the heap has one (fast: the whole JSON at C
@@ -93,14 +95,9 @@ def _stream(state, f=None, crc=0):
     # The state's JSON through a _Sink: (length, CRC carried on from crc, short write?)
     out = _Sink(f, crc)
     if _STREAMS:
-        try:
-            json.dump(state, out, separators=(',', ':'))
-        except TypeError as e:  # a port whose json lacks separators
-            if out.n:
-                raise e
-            json.dump(state, out)
+        json.dump(state, out, **_JSON)
     else:
-        out.write(_dumps(state))
+        out.write(json.dumps(state, **_JSON))
     return out.n, out.crc & 0xFFFFFFFF, out.short
 
 
@@ -108,7 +105,7 @@ def _one_block(state):
     # The payload as one bytes object, or None where the heap has no block for it
     if _ONE_BLOCK:
         try:
-            return _dumps(state).encode()
+            return json.dumps(state, **_JSON).encode()
         except MemoryError:
             pass
     return None
