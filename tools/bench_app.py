@@ -46,6 +46,15 @@ assert v['frame'] == 101 and v['red'] == 50 and v['blue'] == 50, v
 
 GAME_100 = HARNESS_PATH + 'import sim_engine\n' + NEW_SIM + PLAY_100 + "print('OK')\n"
 
+# The same without the firmware's heap policy (scoreboard.prepare_heap: collect every few KB
+# while loading), to show what the policy is worth.
+NO_POLICY = '''
+import scoreboard
+scoreboard.prepare_heap = lambda: None
+'''
+GAME_100_NO_POLICY = HARNESS_PATH + 'import sim_engine\n' + NO_POLICY + NEW_SIM + PLAY_100 + \
+    "print('OK')\n"
+
 # The same 100 frames without the press-script harness: the virtual machine's pins are driven
 # directly, so the heap is the firmware's own (plus the stand-in `machine`).
 DIRECT_100 = '''
@@ -62,6 +71,8 @@ except OSError:
     for n in os.listdir(d):
         os.remove(d + '/' + n)
 import bare
+import scoreboard
+scoreboard.prepare_heap()      # as main.py does
 from scoreboard.app import App
 from scoreboard.store import Store
 app = App(bare, Store(d), 0)
@@ -212,6 +223,11 @@ def main():
         heap = smallest_heap(script, path, hi=4 << 20)
         print('app: smallest heap for a 100-frame game through press scripts on %s: %s bytes '
               '(goal 32768, limit 65536)' % (board, heap))
+    board = 'pico_tm1637'
+    script = GAME_100_NO_POLICY % dict(subst, board=board, boards=os.path.join(tools, 'boards'),
+                                       flash='/tmp/sb-bench-app')
+    print('app: the same on %s without the heap policy (no collections while loading): %s bytes'
+          % (board, smallest_heap(script, [], hi=4 << 20)))
     for board in ('bare', 'pico_tm1637'):
         boards = os.path.join(tools, 'fixtures' if board == 'bare' else 'boards')
         r = run(BREAKDOWN % dict(subst, board=board, boards=boards,

@@ -15,6 +15,7 @@
 # line '.'), `quit`.
 #
 # usage: sim_engine.py --board NAME --flash DIR [--script FILE | --stdin] [--root DIR]
+import gc
 import sys
 
 GAP_MS = 300
@@ -128,6 +129,8 @@ class Sim:
 
     def boot(self):
         """Power on: fresh RAM (a new App, fresh wires and chips), the same flash."""
+        import scoreboard
+        scoreboard.prepare_heap()          # as firmware/main.py does, before the app loads
         from scoreboard.app import App
         from scoreboard.store import Store
         m = self.machine
@@ -143,6 +146,10 @@ class Sim:
             for drv in disp.drivers:
                 group += chips_for(drv)
             self.chips.append(group)
+        # Those first displays are garbage now, scattered between the code the board file
+        # loaded: collect before the app builds, as if they had never been (a board builds
+        # its displays once).
+        gc.collect()
         self.app = App(self.board, Store(self.flash), self.now)
         self.boots += 1
 
