@@ -32,17 +32,30 @@ sim = sim_engine.Sim(%(board)r, d, Null())
 '''
 
 # Setup with the target moved to 99 in the menu, then 100 one-point frames.
-PLAY_100 = '''
+PLAY_DEF = '''
 def play(lines):
     for _, op, args in sim_engine.parse(lines, sim.board.BUTTONS):
         sim.run(op, args)
+'''
+PLAY_SETUP = '''
 play(['hold OK 3200', 'tap OK', 'hold BLUE 14000', 'hold OK 1000', 'tap OK'])
 assert sim.app.ctl.view['target'] == 99, sim.app.ctl.view
-for i in range(100):
-    play(['tap ' + ('RED' if i %% 2 else 'BLUE'), 'tap OK'])
+'''
+PLAY_CHECK = '''
 v = sim.app.ctl.view
 assert v['frame'] == 101 and v['red'] == 50 and v['blue'] == 50, v
 '''
+# (%% because these texts go through % substitution with the paths)
+PLAY_LOOP = '''
+for i in range(100):
+    play(['tap ' + ('RED' if i %% 2 else 'BLUE'), 'tap OK'])
+'''
+PLAY_100 = PLAY_DEF + PLAY_SETUP + PLAY_LOOP + PLAY_CHECK
+
+
+def frame_line(i):
+    """Frame i of PLAY_100 as one line of its own (the 32-bit run plays one call per frame)."""
+    return "play(['tap %s', 'tap OK'])" % ('RED' if i % 2 else 'BLUE')
 
 GAME_100 = HARNESS_PATH + 'import sim_engine\n' + NEW_SIM + PLAY_100 + "print('OK')\n"
 
@@ -101,16 +114,10 @@ print('OK', v['frame'])
 
 # Where the heap of a press-script run goes, live bytes after gc.collect() at each stage: the
 # harness (stand-in machine, script engine), the firmware's code as the board loads it, the
-# app's own objects after boot, and what a played game adds.
-BREAKDOWN = HARNESS_PATH + '''import gc
-import os
-gc.collect()
-t0 = gc.mem_alloc()
-import machine
-import sim_engine
-from virtual import chip_map
-gc.collect()
-t1 = gc.mem_alloc()
+# app's own objects after boot, and what a played game adds. A list of code texts with the
+# measurements between them: one script on the unix port, one call each on the 32-bit port.
+MEASURE = "gc.collect()\n_m[%r] = gc.mem_alloc()\n"
+FIRMWARE_IMPORTS = '''
 import scoreboard.app
 import scoreboard.store
 import scoreboard.core.knockoff
@@ -120,18 +127,23 @@ def load_board(name):
         for drv in disp.drivers:
             chip_map.chips_for(drv, 'virtual.')
 load_board(%(board)r)
-gc.collect()
-t2 = gc.mem_alloc()
-''' + NEW_SIM + '''
-gc.collect()
-t3 = gc.mem_alloc()
-''' + PLAY_100 + '''
-gc.collect()
-t4 = gc.mem_alloc()
-print('app: live heap on %%s: harness %%d, firmware code + board + chip model %%d, app objects '
-      'after boot %%d, 100 frames %%d (total %%d)' %% (%(board)r, t1 - t0, t2 - t1, t3 - t2,
-                                                t4 - t3, t4))
 '''
+REPORT = '''
+m = _m
+print('%%s live heap on %%s: harness %%d, firmware code + board + chip model %%d, app objects '
+      'after boot %%d, 100 frames %%d (total %%d)' %% (%(label)r, %(board)r, m['t1'] - m['t0'],
+      m['t2'] - m['t1'], m['t3'] - m['t2'], m['t4'] - m['t3'], m['t4']))
+'''
+
+
+def breakdown_steps(frames):
+    return [HARNESS_PATH + 'import gc\nimport os\n_m = {}\n', MEASURE % 't0',
+            'import machine\nimport sim_engine\nfrom virtual import chip_map\n', MEASURE % 't1',
+            FIRMWARE_IMPORTS, MEASURE % 't2', NEW_SIM + PLAY_DEF, MEASURE % 't3',
+            PLAY_SETUP] + frames + [MEASURE % 't4', PLAY_CHECK + REPORT]
+
+
+BREAKDOWN = ''.join(breakdown_steps([PLAY_LOOP]))
 
 # How much of the firmware's code cost is bytecode, and how much the objects every function,
 # class and module needs in RAM: the same imports from .mpy files and from a ROMFS image (built
@@ -179,6 +191,45 @@ def code_in_place(build):
     print('app: firmware code for a TM1637 board, live heap: %s bytes from .mpy files, %s bytes '
           'with its bytecode run in place from a ROMFS image (%s bytes, not counted)'
           % (files[1], rom[1], rom[2]))
+
+
+# The same breakdown on a 32-bit MicroPython: the WebAssembly port from npm (pinned in
+# tools/wasm32/package.json), run by node, with 4-byte objects and 16-byte heap blocks as on an
+# RP2040 or ESP32. It grows its heap on demand, so it gives live figures, not a smallest heap.
+WASM_PKG = os.path.join(ROOT, 'tools', 'wasm32')
+
+
+def wasm32_breakdown(build, tools):
+    import json
+    import shutil
+    import subprocess
+    node, npm = shutil.which('node'), shutil.which('npm')
+    if not (node and npm):
+        print('app: 32-bit figures skipped: no node/npm on this machine')
+        return
+    prefix = os.path.join(ROOT, 'build', 'wasm32')
+    os.makedirs(prefix, exist_ok=True)
+    shutil.copy(os.path.join(WASM_PKG, 'package.json'), prefix)
+    r = subprocess.run([npm, 'install', '--no-audit', '--no-fund', '--silent'], cwd=prefix,
+                       capture_output=True, text=True)
+    if r.returncode:
+        print('app: 32-bit figures skipped: npm install failed: ' + r.stderr.strip()[-300:])
+        return
+    frames = [frame_line(i) + '\n' for i in range(100)]
+    for board in ('bare', 'pico_tm1637'):
+        subst = {'tools': '/tools', 'fw': '/fw', 'virtual': '/tools/virtual', 'board': board,
+                 'boards': '/tools/' + ('fixtures' if board == 'bare' else 'boards'),
+                 'flash': '/flash', 'label': 'app (32-bit, WebAssembly port):'}
+        job = {'heap': 1 << 20, 'copy': [[build, '/fw'], [tools, '/tools']],
+               'steps': [step % subst for step in breakdown_steps(frames)]}
+        path = os.path.join(prefix, 'steps-%s.json' % board)
+        with open(path, 'w') as f:
+            json.dump(job, f)
+        r = subprocess.run([node, os.path.join(WASM_PKG, 'run_steps.mjs'),
+                            os.path.join(prefix, 'node_modules'), path],
+                           capture_output=True, text=True, timeout=300)
+        sys.stdout.write(r.stdout if r.returncode == 0 else
+                         'app: 32-bit run failed on %s: %s\n' % (board, r.stderr[-1000:]))
 
 
 IDLE = '''
@@ -230,10 +281,11 @@ def main():
           % (board, smallest_heap(script, [], hi=4 << 20)))
     for board in ('bare', 'pico_tm1637'):
         boards = os.path.join(tools, 'fixtures' if board == 'bare' else 'boards')
-        r = run(BREAKDOWN % dict(subst, board=board, boards=boards,
+        r = run(BREAKDOWN % dict(subst, board=board, boards=boards, label='app:',
                                  flash='/tmp/sb-bench-breakdown'), [])
         sys.stdout.write(r.stdout if r.returncode == 0 else r.stdout + r.stderr[-2000:])
     code_in_place(build)
+    wasm32_breakdown(build, tools)
     script = DIRECT_100 % dict(subst, boards=os.path.join(tools, 'fixtures'))
     heap = smallest_heap(script, [], hi=4 << 20)
     print('app: smallest heap for the firmware alone (bare board, pins driven directly, no '
