@@ -317,6 +317,7 @@ BAD_GAMES = [
     ('tapdraw', {'scoring': 'all'}),
     ('horsecollar', {'hammer': 'red'}),
     ('horsecollar', {'corner': 0}),
+    ('horsecollar', {'corner': 25}),      # 26, or 13 where a corner counts as an end hanger
     ('fourframe', {'target': 15}),
     ('fourframe', {'frames': 0}),
     ('practice', {'frames': 'two'}),

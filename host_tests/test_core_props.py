@@ -147,3 +147,40 @@ def test_knockoff_matches_an_independent_model(target, hammer, blank, frames):
         assert g.hammer == m.hammer
         assert g.winner == m.winner
         assert g.frame == m.frames + 1
+
+
+def brute_totals(values, count, capped, cap, need):
+    """Every total of up to `count` weights, each worth one of `values` or (at most `cap` of
+    them) `capped`, with some weight worth `need` or more (0 always counts): by enumeration."""
+    from itertools import combinations_with_replacement
+    choices = [(v, False) for v in values] + ([(capped, True)] if cap else [])
+    seen = {0}
+    for k in range(1, count + 1):
+        for pick in combinations_with_replacement(choices, k):
+            if sum(1 for _, c in pick if c) > cap:
+                continue
+            if need and not any(v >= need for v, _ in pick):
+                continue
+            seen.add(sum(v for v, _ in pick))
+    return seen
+
+
+@given(st.lists(st.integers(1, 14), min_size=1, max_size=4, unique=True), st.integers(1, 5),
+       st.integers(1, 30), st.integers(0, 2), st.integers(0, 4))
+def test_totals_bitmask_matches_enumeration(values, count, capped, cap, need):
+    # capped may equal one of the free values (horse collar with corners counted as end
+    # hangers): weights worth it the free way are not limited.
+    from scoreboard.core.base import totals_bitmask
+    mask = totals_bitmask(tuple(values), count, capped=capped, cap=cap, need=need)
+    got = {n for n in range(mask.bit_length()) if (mask >> n) & 1}
+    assert got == brute_totals(values, count, capped, cap, need)
+
+
+def test_horse_collar_turn_totals_match_enumeration_for_every_option():
+    from scoreboard.core.horsecollar import CORNERS, NEEDED, WEIGHTS, turn_totals
+    for hanger in (3, 10, 13, 20):
+        for corner in (13, 26):
+            mask = turn_totals(hanger, corner)
+            got = {n for n in range(mask.bit_length()) if (mask >> n) & 1}
+            assert got == brute_totals((1, 2, 3, hanger), WEIGHTS, corner, CORNERS, NEEDED), \
+                (hanger, corner)

