@@ -104,8 +104,10 @@ def test_bad_games_raise_rule_error():
     for kind, opts in BAD_GAMES:
         try:
             new_game(kind, **opts)
-        except RuleError:
-            pass
+        except RuleError as e:
+            # the reason names the option at fault (or the unknown game)
+            name = list(opts)[0] if opts else kind
+            assert name in str(e), (kind, opts, str(e))
         else:
             raise AssertionError('new_game(%r, %r) not refused' % (kind, opts))
 

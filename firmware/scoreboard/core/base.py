@@ -345,7 +345,10 @@ def make_options(cls, given):
     opts = {}
     for name, default, check in cls.OPTIONS:
         if name in given:
-            opts[name] = check(given[name])
+            try:
+                opts[name] = check(given[name])
+            except RuleError as e:   # say which option: 'corner: expected one of 26, 13'
+                raise RuleError('%s: %s' % (name, e.args[0]))
         else:
             opts[name] = default
     for name in given:
