@@ -82,6 +82,22 @@ def test_errors_name_the_line_and_exit_2(tmp_path):
     assert r.returncode == 2 and 'unknown board' in r.stderr
 
 
+def test_a_line_that_is_not_utf8_is_named_too(tmp_path):
+    script = tmp_path / 'script.txt'
+    script.write_bytes(b'tap OK\r\n\xff\xfe bad\nstate\n')
+    for extra in ([], ['--cpython']):
+        r = subprocess.run([sys.executable, SIM, '--script', str(script)] + extra,
+                           capture_output=True, text=True, timeout=120)
+        assert r.returncode == 2 and 'line 2: not UTF-8 text' in r.stderr, (extra, r.stderr)
+        assert r.stdout == ''
+
+
+def test_quit_ends_a_script_there(tmp_path):
+    r = sim(tmp_path, 'tap OK\r\ntap RED\r\nstate\nquit\ntap RED\nstate\n')
+    assert r.returncode == 0, r.stderr
+    assert [v['pending'] for v in states(r)] == [{'red': 1, 'blue': 0}]
+
+
 def test_flash_folder_keeps_the_game(tmp_path):
     flash = tmp_path / 'flash'
     r1 = sim(tmp_path, 'tap OK\ntap RED\ntap OK\n', '--flash', str(flash))

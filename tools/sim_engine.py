@@ -80,6 +80,22 @@ def _ms(w, n, raw):
     return v
 
 
+def text_lines(data):
+    """A script file's bytes -> its lines as text; a line that is not UTF-8 is a ScriptError
+    naming it."""
+    out = []
+    n = 0
+    for raw in data.split(b'\n'):
+        n += 1
+        try:
+            out.append(raw.decode())
+        except UnicodeError:
+            raise ScriptError(n, repr(raw)[2:-1], 'not UTF-8 text')
+    if out and not out[-1]:
+        out.pop()               # the empty piece after a final newline
+    return out
+
+
 def parse(lines, buttons):
     """Press-script lines -> list of (lineno, op, args). Raises ScriptError naming the line."""
     out = []
@@ -296,18 +312,20 @@ def main(argv):
     buttons = b.BUTTONS
     if script is not None:
         try:
-            with open(script) as f:
-                lines = f.readlines()
+            with open(script, 'rb') as f:
+                data = f.read()
         except OSError:
             sys.stderr.write('cannot read %s\n' % script)
             return 2
         try:
-            prog = parse(lines, buttons)
+            prog = parse(text_lines(data), buttons)
         except ScriptError as e:
             sys.stderr.write('%s: %s\n' % (script, e))
             return 2
         sim = Sim(board, flash)
         for _, op, args in prog:
+            if op == 'quit':
+                break
             sim.run(op, args)
         return 0
     if interactive:
