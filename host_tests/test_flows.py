@@ -220,3 +220,26 @@ def test_script_errors_name_the_line():
             assert 'line 2' in str(e) and why in str(e), str(e)
         else:
             raise AssertionError('accepted ' + text)
+
+
+def test_redo_waits_until_no_points_are_pending():
+    # Horse collar: red's 4 entered and undone, then 2 pending for red. A redo now would give
+    # the turn to blue and drop red's 2 (or, in a frame game, enter the frame twice): refused.
+    s, _ = play(choose_game('horsecollar') + 'tap OK\n' + taps('RED', 4) + 'tap OK\n' +
+                'hold OK 1000\n' + taps('RED', 2) + 'chord RED BLUE 1200\nstate\n' +
+                'hold OK 1000\nchord RED BLUE 1200\nstate\n')
+    refused, redone = s[1], s[2]
+    assert refused['message'] == 'points pending' and refused['pending']['red'] == 2
+    assert refused['turn'] == 'red' and refused['red'] == 0
+    assert redone['message'] == 'redo' and redone['red'] == 4 and redone['turn'] == 'blue'
+
+
+def test_shovehapenny_setup_starts_at_bed_one():
+    # the cursor left on bed 8 of the last game; beds changed to 5: setup shows bed 1
+    s, _ = play(choose_game('shovehapenny') + 'tap OK\n' + taps('RED', 3) + 'state\n' +
+                'hold OK 3200\ntap OK\nstate\ntap BLUE\nhold OK 1000\nstate\n')
+    moved, item, setup = s[1], s[2], s[3]
+    assert moved['cursor'] == 8
+    assert item['menu'] == {'item': 'beds', 'value': 9}
+    assert setup['screen'] == 'setup' and setup['cursor'] == 1
+    assert setup['beds']['red'] == [0] * 5

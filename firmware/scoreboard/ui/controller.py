@@ -218,6 +218,11 @@ class Controller:
             self._say('no undo', now)
 
     def _redo(self, now):
+        if self.pending[RED] or self.pending[BLUE]:
+            # The points pending belong to the frame or turn in play; a redo would move play
+            # past them (entered twice, or dropped when the turn changes). Enter or clear first.
+            self._say('points pending', now)
+            return
         if self.game.redo():
             self._say('redo', now)
             self._after_entry()
@@ -230,6 +235,7 @@ class Controller:
         if kind == TAP:
             won = self.match.bank(self.game.winner)
             self.game = None
+            self.cursor = 1
             self.screen = 'setup'
             self.choice = self._default_choice()
             self._persist()
@@ -339,6 +345,7 @@ class Controller:
             self.match.reset()
         if restart:
             self.game = None
+            self.cursor = 1
             self.screen = 'setup'
             self.pending = {RED: 0, BLUE: 0}
             self.choice = self._default_choice()
