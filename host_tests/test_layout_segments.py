@@ -608,6 +608,35 @@ def test_show_allocates_nothing():
             before = gc.mem_alloc()
             for ph in range(16):
                 lay.show(view, ph)
+            for ph in range(32, 40):        # the info view's phases
+                lay.show(view, ph)
             n = gc.mem_alloc() - before
             assert n == 0, '%s on %s: %d bytes for %r' % (
                 type(lay).__name__, type(lay.drivers[0]).__name__, n, view)
+
+
+def test_info_view_shows_the_target_and_the_end_every_10_s():
+    # DESIGN: doubles show which end shoots. Every 40 phases (10 s), the last 8 (2 s) show the
+    # target (or the frame) and the end, when nothing is pending; as the matrices do.
+    ko = {'screen': 'play', 'game': 'knockoff', 'red': 12, 'blue': 7, 'hammer': 'blue',
+          'pending': {'red': 0, 'blue': 0}, 'frame': 5, 'end': 2, 'target': 15}
+    s4 = SidesLayout(Drv(4), Drv(4))
+    got = _run(s4, ko, (0, 31, 32, 39, 40, 72))
+    want = ['  12|   7.', '  12|   7.', 't 15|End2', 't 15|End2', '  12|   7.', 't 15|End2']
+    for g, w in zip(got, want):
+        assert expect_bytes(g) == expect_bytes(w), (got, want)
+    s6 = SidesLayout(Drv(6), Drv(6))
+    assert expect_bytes(_run(s6, ko, (32,))[0]) == expect_bytes('t   15|End 2 ')
+    assert expect_bytes(_run(SingleLayout(Drv(8)), ko, (32,))[0]) == expect_bytes('t15 End2')
+    assert expect_bytes(_run(SingleLayout(Drv(6)), ko, (32,))[0]) == expect_bytes('t15 E2')
+    got = _run(SingleLayout(Drv(4)), ko, (32, 35, 36, 39))      # by turns on four digits
+    assert [expect_bytes(g) for g in got] == [expect_bytes(w) for w in
+                                              ('t 15', 't 15', 'End2', 'End2')], got
+    # nothing pending only: a side entering points keeps its score in sight
+    pend = dict(ko, pending={'red': 2, 'blue': 0})
+    assert expect_bytes(_run(s4, pend, (32,))[0]) == expect_bytes('12+2|   7.')
+    # a game with no target line leads with its frame; game over and setup have no info view
+    ff = dict(ko, game='fourframe', target=None, frame=3, end=1)
+    assert expect_bytes(_run(s4, ff, (32,))[0]) == expect_bytes('F  3|End1')
+    over = dict(ko, screen='over', winner='red', red=15)
+    assert _run(s4, over, (32,)) == _run(s4, over, (0,))

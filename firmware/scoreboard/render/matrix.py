@@ -30,14 +30,13 @@
 #
 # Nothing here allocates per call: numbers are drawn digit by digit from ints, strings are read
 # character by character through the font tables, labels are constant strings.
+from scoreboard.render import info_phase
 from scoreboard.render.font5 import F3X5, W3X5, F5X7, D4X7
 
 SMALL = 0      # 3x5, variable width
 MEDIUM = 1     # 5x7
 DIGITS = 2     # 4x7, digits only
 
-INFO_PERIOD = 40    # phases: the compact info view shows for the last 8 of every 40 (2 s/10 s)
-INFO_SHOW = 8
 MAX_DOTS = 9        # games-won dots per side
 
 SHORT_LABEL = {
@@ -258,8 +257,7 @@ class MatrixLayout:
         on = ((phase >> 1) & 1) == 0
         pr = self._side_int(view, 'pending', 'red')
         pb = self._side_int(view, 'pending', 'blue')
-        info = (phase % INFO_PERIOD) >= INFO_PERIOD - INFO_SHOW
-        if not self.large and not pr and not pb and info:
+        if not self.large and not pr and not pb and info_phase(phase):
             self._info_compact(view)
             return
         self._totals(view, self._int(view, 'red'), self._int(view, 'blue'), pr, pb, on,
@@ -371,7 +369,7 @@ class MatrixLayout:
     def _shove(self, view, phase):
         on = ((phase >> 1) & 1) == 0
         marker = self._marker(view)
-        if not self.large and (phase % INFO_PERIOD) >= INFO_PERIOD - INFO_SHOW:
+        if not self.large and info_phase(phase):
             self._totals(view, self._int(view, 'red'), self._int(view, 'blue'), 0, 0, on,
                          marker)
             return

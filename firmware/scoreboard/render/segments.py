@@ -28,9 +28,14 @@
 #   message   the text, scrolled one character a phase when longer than the display.
 #   shove ha'penny: the cursor bed and each side's marks in it: Single '2b41' (red 2 marks in
 #             bed 4, blue 1), Sides 'b4 2' / 'b4 1'; 'End' when the cursor is on END.
+#   info      every 10 s, for 2 s, when nothing is pending (as on the matrices): the target
+#             and the end that shoots (doubles: the pair at that end shoots). Sides 't 15' /
+#             'End2'; Single 8 't15 End2', 6 't15 E2', 4 't 15' then 'End2'. A game with no
+#             target line shows its frame instead: 'F3'.
 #   sleep     dark.
 # Nothing here allocates in show(): numbers are drawn digit by digit, text char by char through
 # the font table, and the view's numbers stay plain ints.
+from scoreboard.render import INFO_PERIOD, INFO_SHOW, info_phase
 from scoreboard.render.font7 import FONT, DIGITS
 
 try:
@@ -323,6 +328,49 @@ def _frame_label(buf, p, view):
         number(buf, p, 2, f)
 
 
+def _lead_is_target(view):
+    """The info view leads with the target ('t15'), or with the frame ('F3') where the game
+    has no target line."""
+    t = view.get('target')
+    return isinstance(t, int) and t > 0
+
+
+def _lead(buf, start, width, view):
+    """The info view's first token, 't15' or 'F3': its letter, then the number right-aligned
+    in the rest of the cells."""
+    if _lead_is_target(view):
+        buf[start] = FONT[ord('t') - 32]
+        number(buf, start + 1, width - 1, view.get('target'))
+    else:
+        buf[start] = FONT[ord('F') - 32]
+        number(buf, start + 1, width - 1, _int(view.get('frame')))
+
+
+def _lead_cells(view):
+    if _lead_is_target(view):
+        return 1 + ndigits(view.get('target'))
+    return 1 + ndigits(_int(view.get('frame')))
+
+
+def _end_word(buf, start, width, view):
+    """'End2' ('End 2' with room, 'E2' in two cells) from `start`, blanks after it."""
+    clear(buf, start, width)
+    end = _int(view.get('end'))
+    if width >= 5:
+        text(buf, start, 3, 'End')
+        number(buf, start + 4, 1, end)
+    elif width >= 4:
+        text(buf, start, 3, 'End')
+        number(buf, start + 3, 1, end)
+    else:
+        buf[start] = FONT[ord('E') - 32]
+        number(buf, start + 1, 1, end)
+
+
+def _info_due(view, pr, pb, phase):
+    return view.get('screen') == 'play' and not pr and not pb and info_phase(phase)
+
+
 def _frame_game(view):
     g = view.get('game')
     return g == 'fourframe' or g == 'practice'
@@ -395,6 +443,11 @@ class SidesLayout(_Layout):
             pend = view.get('pending')
             pr = _side_get(pend, 'red')
             pb = _side_get(pend, 'blue')
+            if _info_due(view, pr, pb, phase):
+                clear(buf, 0, rw)
+                _lead(buf, 0, rw, view)          # 't 15' on the red module
+                _end_word(buf, rw, bw, view)     # 'End2' on the blue one
+                return
             score(buf, 0, rw, red, pr, blink_on)
             score(buf, rw, bw, blue, pb, blink_on)
             if _frame_game(view):
@@ -477,6 +530,9 @@ class SingleLayout(_Layout):
             if view.get('game') == 'shovehapenny':
                 self._shove(view, blink_on)
                 return
+            if _info_due(view, pr, pb, phase):
+                self._info(view, phase)
+                return
         fr = field(red, pr, hw)
         fb = field(blue, pb, w - hw)
         if fr > hw or fb > w - hw or (w >= 6 and fr + fb >= w):
@@ -513,6 +569,22 @@ class SingleLayout(_Layout):
             buf[rlast] |= _DP
         if _marker(view, 'blue', blink_on):
             buf[w - 1] |= _DP
+
+    def _info(self, view, phase):
+        buf = self.buf
+        w = self.width
+        clear(buf, 0, w)
+        n = _lead_cells(view)
+        if n + 5 <= w:                           # 't15 End2'
+            _lead(buf, 0, n, view)
+            _end_word(buf, w - 4, 4, view)
+        elif n + 3 <= w:                         # 't15 E2'
+            _lead(buf, 0, n, view)
+            _end_word(buf, w - 2, 2, view)
+        elif phase % INFO_PERIOD < INFO_PERIOD - INFO_SHOW // 2:
+            _lead(buf, 0, w, view)               # 't 15', then
+        else:
+            _end_word(buf, 0, w, view)           # 'End2'
 
     def _shove(self, view, blink_on):
         buf = self.buf
