@@ -243,3 +243,16 @@ def test_shovehapenny_setup_starts_at_bed_one():
     assert item['menu'] == {'item': 'beds', 'value': 9}
     assert setup['screen'] == 'setup' and setup['cursor'] == 1
     assert setup['beds']['red'] == [0] * 5
+
+
+def test_brightness_stepped_in_the_menu_survives_a_power_cut():
+    # Brightness applies while it is stepped, so it is saved then; the open menu itself is not
+    # kept (its other changes apply when it is left): the board comes back on play.
+    s, sim = play('tap OK\nhold OK 3200\n' + taps('OK', 7) + 'state\n' + taps('RED', 3) +
+                  'state\npower-cut\nstate\n')
+    item, stepped, back = s
+    assert item['menu']['item'] == 'brightness'
+    level = stepped['menu']['value']
+    assert level == item['menu']['value'] - 3
+    assert back['screen'] == 'play'
+    assert sim.app.ctl.settings['brightness'] == level

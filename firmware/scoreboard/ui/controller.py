@@ -315,7 +315,10 @@ class Controller:
             m['values'] = vals
             m['items'] = menus.items_for(new)
         elif item == 'brightness':
-            self.settings['brightness'] = new      # brightness applies at once
+            # Brightness applies at once, so it is saved at once: what the display shows
+            # survives a power cut (the menu's other changes apply when it is left).
+            self.settings['brightness'] = new
+            self._persist()
 
     def _leave_menu(self, now):
         vals = self.menu['values']
