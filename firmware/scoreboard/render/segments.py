@@ -444,7 +444,6 @@ class SidesLayout(_Layout):
             pr = _side_get(pend, 'red')
             pb = _side_get(pend, 'blue')
             if _info_due(view, pr, pb, phase):
-                clear(buf, 0, rw)
                 _lead(buf, 0, rw, view)          # 't 15' on the red module
                 _end_word(buf, rw, bw, view)     # 'End2' on the blue one
                 return
