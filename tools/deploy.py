@@ -213,7 +213,7 @@ def probe(port, timeout):
                 raise DeployError(
                     '%s does not answer as MicroPython (no raw REPL prompt within %gs). '
                     'Is MicroPython installed on the board, and is this its port? See the '
-                    'README, "Installing MicroPython".' % (port, timeout))
+                    'README, "Putting it on a board", step 1.' % (port, timeout))
             # Again every second: a board that was just reset may still be starting up.
             s.write(b'\r\x03\x03')   # interrupt a running program (the firmware's loop)
             time.sleep(0.05)
