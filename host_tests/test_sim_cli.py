@@ -126,3 +126,15 @@ def test_interactive_summary_line(tmp_path):
                         'cursor 1 | games 0-0'), lines[2]
     assert lines[3] == 'sleep | shovehapenny | games 0-0', lines[3]
     assert front.summary('not json') == 'not json'
+
+
+def test_the_readme_example_script_does_what_its_comments_say(tmp_path):
+    with open(os.path.join(ROOT, 'README.md')) as f:
+        readme = f.read()
+    part = readme.split('## The simulator and press scripts', 1)[1]
+    script = part.split('```\n', 2)[1]
+    assert script.startswith('# seed 000'), script[:40]
+    before, after = states(sim(tmp_path, script))
+    assert before['pending'] == {'red': 0, 'blue': 5} and before['blue'] == 0
+    assert (after['blue'], after['frame'], after['hammer']) == (5, 3, 'blue')
+    assert after['screen'] == 'play'
