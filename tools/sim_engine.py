@@ -164,8 +164,9 @@ class Sim:
             self.chips.append(group)
         # Those first displays are garbage now, scattered between the code the board file
         # loaded: collect before the app builds, as if they had never been (a board builds
-        # its displays once).
-        gc.collect()
+        # its displays once). CPython's heap needs no such care, and its collection is slow.
+        if sys.implementation.name == 'micropython':
+            gc.collect()
         self.app = App(self.board, Store(self.flash), self.now)
         self.boots += 1
 
