@@ -67,7 +67,8 @@ def test_pins_come_from_the_built_board_not_its_text(tmp_path):
     # A pin computed at run time (no literal in the file) is still found: the tool reads the
     # Pin objects the drivers hold. An SPI bus's pins come from the SPI the board built.
     path = moved_board(tmp_path, 'computed_tm1637', [
-        ('clk=Pin(2)', 'clk=Pin(BASE + 18)'), ('def displays():', 'BASE = 1\n\n\ndef displays():')])
+        ('clk=Pin(2)', 'clk=Pin(BASE + 18)'),
+        ('def displays():', 'BASE = 1\n\n\ndef displays():')])
     w = wiring.read_board(path)
     assert w['parts'][0]['pins'][0] == ('CLK', 19, '')
     spi = wiring.read_board('pico_max7219_matrix')['parts'][0]['pins']

@@ -259,7 +259,6 @@ def picture(w):
     b = w['board']
     # Rows: the part blocks, then the buttons. Each pin of a part is one row; a pin id used
     # twice (an SPI bus to two parts) is drawn at its first row and branched.
-    rows = []           # (y, kind, data)
     y = 70
     blocks = []
     for p in w['parts']:
