@@ -150,14 +150,21 @@ def package_modules(src):
     return sorted(found)
 
 
-def package_json(src=None):
-    """The text of package.json: `mpremote mip install github:OWNER/REPO` installs the package.
+def package_json(src=None, boards_dir=None):
+    """The text of package.json, for `mpremote mip install --target / github:OWNER/REPO`:
+    the firmware package (scoreboard/...), main.py, and every board file under boards/ (the
+    first boot chooses one of them as /board.py: scoreboard.boardpick).
 
-    URLs are relative to package.json (the repository root), which mip resolves itself.
+    URLs are relative to package.json (the repository root), which mip resolves itself, from
+    a web address or from a local path to package.json alike.
     """
     src = src or os.path.join(ROOT, 'firmware')
+    boards_dir = boards_dir or os.path.join(ROOT, 'boards')
     base = os.path.relpath(src, ROOT).replace(os.sep, '/')
     rows = ['    ["%s", "%s/%s"]' % (m, base, m) for m in package_modules(src)]
+    rows += ['    ["%s", "%s/%s"]' % (m, base, m) for m in KEEP_SOURCE]
+    bdir = os.path.relpath(boards_dir, ROOT).replace(os.sep, '/')
+    rows += ['    ["boards/%s.py", "%s/%s.py"]' % (b, bdir, b) for b in known_boards(boards_dir)]
     return '{\n  "urls": [\n%s\n  ],\n  "deps": [],\n  "version": "%s"\n}\n' % (
         ',\n'.join(rows), VERSION)
 
