@@ -59,8 +59,8 @@ fuzz: $(STAMP)
 # every board's wiring picture and its build page's pin table, drawn from the board file as built
 # on the virtual board (tools/wiring.py).
 pictures: $(STAMP)
-	$(BIN)/python tools/render.py --pictures docs/pictures
-	$(BIN)/python tools/wiring.py --pictures docs/pictures
+	$(BIN)/python tools/render.py --pictures docs/pictures --pages
+	$(BIN)/python tools/wiring.py --pictures docs/pictures --pages
 
 bench: $(STAMP)
 	@$(BIN)/python tools/bench.py

@@ -95,3 +95,43 @@ def test_the_tool_leaves_the_stand_in_machine_as_it_found_it():
     spi, soft = machine.SPI, machine.SoftSPI
     wiring.read_board('pico_max7219_digits')
     assert machine.SPI is spi and machine.SoftSPI is soft
+
+
+# -- the build pages ------------------------------------------------------------------------------
+
+SECTIONS = ['What it suits', 'Bill of materials', 'Wiring', 'Power', 'Buttons', 'Mounting',
+            'MicroPython and flashing', 'Nothing lights']
+
+
+def page(name):
+    with open(os.path.join(ROOT, 'boards', name + '.md')) as f:
+        return f.read()
+
+
+def test_every_board_has_a_build_page_in_one_shape():
+    import re
+    for name in wiring.boards():
+        text = page(name)
+        heads = re.findall(r'^## (.+)$', text, re.M)
+        assert heads[:len(SECTIONS)] == SECTIONS, (name, heads)
+        assert all(h.startswith('What it shows') for h in heads[len(SECTIONS):]), (name, heads)
+        assert '../docs/pictures/%s-wiring.png' % name in text, name
+        assert 'make deploy BOARD=%s' % name in text and "choose('%s')" % name in text, name
+        bom = text.split('## Bill of materials', 1)[1].split('\n## ', 1)[0]
+        assert '**total**' in bom and bom.count('$') >= 4, name
+        reads = text.split('## What it suits', 1)[1].split('\n## ', 1)[0]
+        assert re.search(r'\d+(\.\d+)? m\b', reads), (name, 'no reading distance')
+        power = text.split('## Power', 1)[1].split('\n## ', 1)[0]
+        assert re.search(r'\d+ ?m?A\b', power) and ('Schottky' in power or 'USB' in power), name
+
+
+def test_every_build_page_pin_table_is_current_and_the_only_copy_of_the_pins():
+    import re
+    for name in wiring.boards():
+        text = page(name)
+        assert text == wiring.page_text(text, wiring.read_board(name)), (
+            '%s.md: the pin table is out of date: run `make pictures`' % name)
+        prose = re.sub(re.escape(wiring.BEGIN) + '.*?' + re.escape(wiring.END), '', text,
+                       flags=re.S)
+        found = re.findall(r'\b(?:GP|GPIO)\d+\b', prose)
+        assert not found, '%s.md names pins outside its generated table: %s' % (name, found)
