@@ -138,8 +138,11 @@ def _try(name, folder, clock, sleep_ms, window_ms):
     t0 = clock()
     half = window_ms // 2
     shown = False
-    while diff(clock(), t0) < window_ms:
-        if not shown and diff(clock(), t0) >= half:
+    while True:
+        age = diff(clock(), t0)     # the clock read once a pass
+        if age >= window_ms:
+            break
+        if not shown and age >= half:
             for d in displays:      # the second half: the word, in case the lamp is unclear
                 d.show(VIEW, 0)
             shown = True
@@ -163,9 +166,10 @@ def pick(folder=BOARDS, target=BOARD, clock=None, sleep_ms=None, window_ms=WINDO
     """Offer each candidate in turn until OK is pressed on one; returns its name (None when
     there is none, or after `rounds` rounds)."""
     import time
+    from .ui.ticks import mask
     if clock is None:
         def clock():
-            return time.ticks_ms() & 0x1FFFFFFF
+            return mask(time.ticks_ms())
     if sleep_ms is None:
         sleep_ms = time.sleep_ms
     names = candidates(folder, platform)
