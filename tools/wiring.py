@@ -283,7 +283,7 @@ def picture(w):
     d.text((PAD, 12), '%s: wiring' % w['name'], font=fb, fill=INK)
     d.text((PAD, 36), 'drawn by tools/wiring.py from boards/%s.py as built on the virtual board'
            % w['name'], font=fs, fill=GREY)
-    mx0, mx1 = PAD, 250
+    mx0, mx1 = PAD, 300
     d.rounded_rectangle([mx0, 62, mx1, height - 50], radius=10, fill=MCU_FILL, outline=INK,
                         width=2)
     d.text((mx0 + 10, 70), w['mcu'], font=fb, fill=INK)
@@ -320,7 +320,7 @@ def picture(w):
         label = pin_label(b, pid)
         d.text((mx1 - 128, by - 8), label, font=f, fill=INK)
         d.ellipse([mx1 - 4, by - 4, mx1 + 4, by + 4], fill=colour)
-        bx = 420
+        bx = 470
         d.line([mx1, by, bx - 14, by], fill=colour, width=3)
         # a push button: two contacts and the plunger above them
         d.ellipse([bx - 16, by - 3, bx - 10, by + 3], outline=colour, width=2)
