@@ -58,9 +58,10 @@ fuzz: $(STAMP)
 # The README's pictures: every board's display at the sample game, drawn from the virtual chips;
 # every board's wiring picture and its build page's pin table, drawn from the board file as built
 # on the virtual board (tools/wiring.py).
+PICTURES ?= docs/pictures
 pictures: $(STAMP)
-	$(BIN)/python tools/render.py --pictures docs/pictures --pages
-	$(BIN)/python tools/wiring.py --pictures docs/pictures --pages
+	$(BIN)/python tools/render.py --pictures $(PICTURES)
+	$(BIN)/python tools/wiring.py --pictures $(PICTURES) --pages
 
 bench: $(STAMP)
 	@$(BIN)/python tools/bench.py

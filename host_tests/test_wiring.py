@@ -135,3 +135,18 @@ def test_every_build_page_pin_table_is_current_and_the_only_copy_of_the_pins():
                        flags=re.S)
         found = re.findall(r'\b(?:GP|GPIO)\d+\b', prose)
         assert not found, '%s.md names pins outside its generated table: %s' % (name, found)
+
+
+def test_make_pictures_draws_every_board(tmp_path):
+    # The Makefile's recipe itself (into a scratch folder): both tools run, every board gets its
+    # display and its wiring picture, and the build pages, being current, are left as they are.
+    import subprocess
+    before = {n: page(n) for n in wiring.boards()}
+    r = subprocess.run(['make', '-s', '--no-print-directory', '-C', ROOT, 'pictures',
+                        'PICTURES=%s' % tmp_path], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    for name in wiring.boards():
+        assert (tmp_path / (name + '.png')).is_file(), name
+        assert pixels(str(tmp_path / (name + '-wiring.png'))) == pixels(
+            wiring.picture_path(PICTURES, name)), name
+        assert page(name) == before[name], name
