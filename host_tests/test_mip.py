@@ -106,12 +106,24 @@ def test_mip_install_from_a_web_address_then_first_boot_then_play(tmp_path, http
         vb.stop()
 
 
-def test_mip_install_from_a_local_package_json(tmp_path):
+def test_mip_install_from_a_local_package_json_then_make_deploy_over_it(tmp_path):
     flash = tmp_path / 'flash'
     flash.mkdir()
     vb = VBoardProcess(flash)
     try:
         mip(vb.path, os.path.join(ROOT, 'package.json'))
         installed_as_listed(str(flash))
+        # A later `make deploy` replaces the installed source with the compiled package: no
+        # .py of ours is left under /scoreboard to shadow a .mpy, the board files stay.
+        import deploy
+        got = deploy.deploy('pico_tm1637', vb.path, out=str(tmp_path / 'build'))
+        left = [os.path.join(d, f) for d, _, fs in os.walk(flash / 'scoreboard') for f in fs
+                if f.endswith('.py')]
+        assert not left, left
+        assert got['removed'] and all(p.endswith('.py') for p in got['removed'])
+        assert (flash / 'scoreboard' / 'app.mpy').is_file()
+        assert (flash / 'boards' / 'pico_tm1637.py').is_file()
+        with open(os.path.join(ROOT, 'boards', 'pico_tm1637.py'), 'rb') as f:
+            assert (flash / 'board.py').read_bytes() == f.read()
     finally:
         vb.stop()

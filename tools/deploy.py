@@ -11,6 +11,13 @@
 (.py/.mpy under /scoreboard that the build no longer has, a compiled /board.mpy or /main.mpy
 that would shadow the sources), never anything else, and resets the board.
 Without --port it uses mpremote's auto-detection (`mpremote connect auto`).
+
+    python tools/deploy.py package-json [--check]
+
+writes package.json, for those without make or git: `mpremote mip install --target /
+github:OWNER/REPO` puts the package (as source), main.py and every board file (/boards) on
+the board, and the first boot chooses /board.py among them (scoreboard.boardpick). A deploy
+over such an install replaces the source with the compiled package.
 """
 import argparse
 import ast
