@@ -17,7 +17,7 @@ help:
 	@echo "make bench    the budgets: heap, allocation, latency, saves, flash wear"
 	@echo "make fuzz     the long hypothesis runs and power-cut sweeps"
 	@echo "make lint     ruff, and mypy against the rp2 and esp32 stubs"
-	@echo "make pictures the README's display pictures, from the virtual chips"
+	@echo "make pictures the display and wiring pictures, from the virtual chips and board files"
 	@echo "make mpy      compile firmware/ into build/"
 	@echo "make clean    remove build outputs"
 
@@ -55,9 +55,13 @@ sim: $(STAMP)
 fuzz: $(STAMP)
 	HYPOTHESIS_PROFILE=fuzz SWEEP=long $(BIN)/pytest -q -p no:cacheprovider host_tests
 
-# The README's pictures: every board's display at the sample game, drawn from the virtual chips.
+# The README's pictures: every board's display at the sample game, drawn from the virtual chips;
+# every board's wiring picture and its build page's pin table, drawn from the board file as built
+# on the virtual board (tools/wiring.py).
+PICTURES ?= docs/pictures
 pictures: $(STAMP)
-	$(BIN)/python tools/render.py --pictures docs/pictures
+	$(BIN)/python tools/render.py --pictures $(PICTURES)
+	$(BIN)/python tools/wiring.py --pictures $(PICTURES) --pages
 
 bench: $(STAMP)
 	@$(BIN)/python tools/bench.py

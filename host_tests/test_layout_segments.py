@@ -514,6 +514,10 @@ BOARDS = (
                           [('12+2', 'red'), ('  . 7', 'blue')]]),
     ('pico_max7219_digits', [[('12+2   7.', 'red')]]),
     ('pico_595', [[('+2   7.', None)]]),
+    ('pico_w_tm1637', [[('12+2', 'red'), ('  . 7', 'blue')]]),
+    ('pico_ws2812_digits', [[('+2   7.', None)]]),
+    ('pico_w_ws2812_digits', [[('+2   7.', None)]]),
+    ('esp32_ws2812_digits', [[('+2   7.', None)]]),
 )
 
 

@@ -1,6 +1,7 @@
 # package.json (for `mpremote mip install`) and manifest.py (for freezing) must both carry every
 # module of the firmware package: a module added to firmware/scoreboard/ without regenerating
-# package.json fails here (`python tools/deploy.py package-json` regenerates it).
+# package.json fails here (`python tools/deploy.py package-json` regenerates it). package.json
+# also carries main.py and every board file: a mip install is a whole board (test_mip.py).
 import json
 import os
 
@@ -74,7 +75,8 @@ def test_manifest_version_matches_package_json():
 def test_package_json_lists_every_firmware_module():
     with open(os.path.join(ROOT, 'package.json')) as f:
         pkg = json.load(f)
-    targets = {t for t, _ in pkg['urls']}
+    # Besides the package: main.py and the board files (for the first-boot board choice).
+    targets = {t for t, _ in pkg['urls'] if t != 'main.py' and not t.startswith('boards/')}
     missing = firmware_modules() - targets
     extra = targets - firmware_modules()
     assert not missing, 'not in package.json (run `python tools/deploy.py package-json`): %s' % (
@@ -83,8 +85,20 @@ def test_package_json_lists_every_firmware_module():
     for target, url in pkg['urls']:
         # mip resolves a relative URL against package.json's own location: the repo root.
         assert os.path.isfile(os.path.join(ROOT, url)), url
-        assert url == 'firmware/' + target
+        if target.startswith('boards/'):
+            assert url == target
+        else:
+            assert url == 'firmware/' + target
     assert pkg.get('deps') == []
+
+
+def test_package_json_carries_main_and_every_board():
+    with open(os.path.join(ROOT, 'package.json')) as f:
+        pkg = json.load(f)
+    urls = dict(pkg['urls'])
+    assert urls['main.py'] == 'firmware/main.py'
+    boards = {t[len('boards/'):-3] for t in urls if t.startswith('boards/')}
+    assert boards == set(deploy.known_boards(os.path.join(ROOT, 'boards')))
 
 
 def test_package_json_is_generated_text():

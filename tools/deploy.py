@@ -11,6 +11,13 @@
 (.py/.mpy under /scoreboard that the build no longer has, a compiled /board.mpy or /main.mpy
 that would shadow the sources), never anything else, and resets the board.
 Without --port it uses mpremote's auto-detection (`mpremote connect auto`).
+
+    python tools/deploy.py package-json [--check]
+
+writes package.json, for those without make or git: `mpremote mip install --target /
+github:OWNER/REPO` puts the package (as source), main.py and every board file (/boards) on
+the board, and the first boot chooses /board.py among them (scoreboard.boardpick). A deploy
+over such an install replaces the source with the compiled package.
 """
 import argparse
 import ast
@@ -150,14 +157,21 @@ def package_modules(src):
     return sorted(found)
 
 
-def package_json(src=None):
-    """The text of package.json: `mpremote mip install github:OWNER/REPO` installs the package.
+def package_json(src=None, boards_dir=None):
+    """The text of package.json, for `mpremote mip install --target / github:OWNER/REPO`:
+    the firmware package (scoreboard/...), main.py, and every board file under boards/ (the
+    first boot chooses one of them as /board.py: scoreboard.boardpick).
 
-    URLs are relative to package.json (the repository root), which mip resolves itself.
+    URLs are relative to package.json (the repository root), which mip resolves itself, from
+    a web address or from a local path to package.json alike.
     """
     src = src or os.path.join(ROOT, 'firmware')
+    boards_dir = boards_dir or os.path.join(ROOT, 'boards')
     base = os.path.relpath(src, ROOT).replace(os.sep, '/')
     rows = ['    ["%s", "%s/%s"]' % (m, base, m) for m in package_modules(src)]
+    rows += ['    ["%s", "%s/%s"]' % (m, base, m) for m in KEEP_SOURCE]
+    bdir = os.path.relpath(boards_dir, ROOT).replace(os.sep, '/')
+    rows += ['    ["boards/%s.py", "%s/%s.py"]' % (b, bdir, b) for b in known_boards(boards_dir)]
     return '{\n  "urls": [\n%s\n  ],\n  "deps": [],\n  "version": "%s"\n}\n' % (
         ',\n'.join(rows), VERSION)
 

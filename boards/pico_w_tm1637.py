@@ -1,0 +1,19 @@
+"""Pico W + two TM1637 4-digit modules, one a side. Build: boards/pico_w_tm1637.md"""
+MCU = 'rp2'
+# Wi-Fi (the CYW43 on the Pico W): for the phone remote once the network part lands; until then
+# this board plays exactly as pico_tm1637.
+NETWORK = 'wlan'
+# Buttons from the GPIO to GND (internal pull-ups); RED_MINUS and BLUE_MINUS are optional.
+BUTTONS = {'RED': 14, 'BLUE': 15, 'OK': 16, 'RED_MINUS': 12, 'BLUE_MINUS': 13}
+WATCHDOG_MS = 8000
+
+
+def displays():
+    from machine import Pin
+    from scoreboard.drivers.tm1637 import TM1637
+    from scoreboard.render.segments import SidesLayout
+    red = TM1637(clk=Pin(2), dio=Pin(3), digits=4, colour='red')
+    blue = TM1637(clk=Pin(4), dio=Pin(5), digits=4, colour='blue')
+    # The common 4-digit "clock" modules have no decimal points, only the colon on digit 1's
+    # dp: it marks the hammer (and blinks for the turn).
+    return [SidesLayout(red, blue, marker=1)]
