@@ -58,7 +58,19 @@ MSG = {'screen': 'play', 'game': 'knockoff', 'red': 3, 'blue': 0, 'message': 'un
 MSG_LONG = {'screen': 'play', 'game': 'knockoff', 'red': 3, 'blue': 0, 'message': 'no entry'}
 SLEEP = {'screen': 'sleep', 'game': 'knockoff', 'red': 3, 'blue': 0}
 
+OVER_HC = {'screen': 'over', 'game': 'horsecollar', 'red': 51, 'blue': 112, 'winner': 'blue',
+           'target': 101, 'frame': 9, 'end': 2, 'games': {'red': 12, 'blue': 4},
+           'legs': {'red': 1, 'blue': 2}, 'collars': {'red': 3, 'blue': 0}}
+SETUP_COUNTS = {'screen': 'setup', 'game': 'knockoff', 'red': 0, 'blue': 0, 'hammer': 'red',
+                'target': 21, 'frame': 1, 'end': 1, 'games': {'red': 2, 'blue': 11},
+                'legs': {'red': 1, 'blue': 0}}
+BIG = {'screen': 'play', 'game': 'knockoff', 'red': 12345, 'blue': 7,
+       'pending': {'red': 0, 'blue': 23456}, 'hammer': 'red'}
+
 VIEWS['VIEWS'] = VIEWS
+VIEWS['OVER_HC'] = OVER_HC
+VIEWS['SETUP_COUNTS'] = SETUP_COUNTS
+VIEWS['BIG'] = BIG
 VIEWS['KO'] = KO
 VIEWS['TD'] = TD
 VIEWS['HC'] = HC

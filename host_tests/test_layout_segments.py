@@ -600,16 +600,18 @@ def test_show_allocates_nothing():
             SingleLayout(ws))
     views = [v for _, v in VIEWS]
     views.append({'screen': 'play', 'message': 'one side now'})
+    views.append(_setup_view())
+    views.append({'screen': 'over', 'game': 'horsecollar', 'red': 51, 'blue': 112,
+                  'winner': 'blue', 'target': 101, 'end': 2, 'games': {'red': 2, 'blue': 4},
+                  'legs': {'red': 1, 'blue': 2}, 'collars': {'red': 3, 'blue': 0}})
     for lay in lays:
         for view in views:
-            for ph in range(4):
+            for ph in range(56):
                 lay.show(view, ph)
         for view in views:
             gc.collect()
             before = gc.mem_alloc()
-            for ph in range(16):
-                lay.show(view, ph)
-            for ph in range(32, 40):        # the info view's phases
+            for ph in range(56):            # every blink phase and every page
                 lay.show(view, ph)
             n = gc.mem_alloc() - before
             assert n == 0, '%s on %s: %d bytes for %r' % (
