@@ -18,13 +18,13 @@ from scoreboard.render.segments import SidesLayout, SingleLayout  # noqa: E402
 
 # The shapes the pictures are written in (bit0 = a .. bit6 = g; a '.' after a character is its
 # decimal point), independent of the firmware's font table. Some letters share a shape with a
-# digit on seven segments (S/5, g/9): either spelling encodes the same.
+# digit on seven segments (S/5): either spelling encodes the same. g is drawn as G.
 SHAPES = (
     (' ', 0x00), ('0', 0x3F), ('1', 0x06), ('2', 0x5B), ('3', 0x4F), ('4', 0x66), ('5', 0x6D),
     ('6', 0x7D), ('7', 0x07), ('8', 0x7F), ('9', 0x6F), ('-', 0x40), ('=', 0x48), ('_', 0x08),
     ('G', 0x3D),
     ('A', 0x77), ('b', 0x7C), ('C', 0x39), ('c', 0x58), ('d', 0x5E), ('E', 0x79), ('e', 0x7B),
-    ('F', 0x71), ('g', 0x6F), ('H', 0x76), ('h', 0x74), ('I', 0x30), ('i', 0x10), ('k', 0x75),
+    ('F', 0x71), ('g', 0x3D), ('H', 0x76), ('h', 0x74), ('I', 0x30), ('i', 0x10), ('k', 0x75),
     ('L', 0x38), ('m', 0x37), ('n', 0x54), ('o', 0x5C), ('P', 0x73), ('r', 0x50), ('S', 0x6D),
     ('s', 0x6D), ('t', 0x78), ('u', 0x1C), ('W', 0x2A), ('w', 0x2A), ('x', 0x76), ('y', 0x6E),
 )

@@ -39,7 +39,7 @@
 #   sleep     dark.   lamp(): every segment lit (the power-up test).
 # Nothing here allocates in show(): numbers are drawn digit by digit, text char by char through
 # the font table, and the view's numbers stay plain ints.
-from scoreboard.render.font7 import FONT, DIGITS
+from scoreboard.render.font7 import FONT, DIGITS, PLUS, BAR
 from scoreboard.render import vocab
 from scoreboard.render.vocab import num, side_num, marked, blink, page
 
@@ -51,8 +51,8 @@ except ImportError:
 
 _DP = const(0x80)
 _MINUS = const(0x40)
-_PLUS = const(0x48)      # the pending sign: segments d and g, no letter's shape
-_BAR = const(0x08)       # the marker cell: segment d
+_PLUS = PLUS             # the pending sign: segments d and g, no letter's shape
+_BAR = BAR               # the marker cell: segment d
 _GAP = const(2)          # blank cells between the end and the start of a scrolling message
 _ALT = const(3)          # one side at a time: switch every 2**_ALT phases (2 s)
 
