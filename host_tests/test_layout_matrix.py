@@ -252,11 +252,11 @@ GOLDEN = (  # (panel, view, phase, rows)
     )),
     ('m32', 'M_GAME', 0, (
         '.....................#...#..###.',
-        '.##..#..#...#........#...#.#...#',
-        '#...#.#.##.##........#...#.#....',
-        '#.#.###.#.#.#........#####.#....',
-        '#.#.#.#.#...#........#...#.#....',
-        '.##.#.#.#...#........#...#.#...#',
+        '.##..#..#...#.###....#...#.#...#',
+        '#...#.#.##.##.#......#...#.#....',
+        '#.#.###.#.#.#.##.....#####.#....',
+        '#.#.#.#.#...#.#......#...#.#....',
+        '.##.#.#.#...#.###....#...#.#...#',
         '.....................#...#..###.',
         '................................',
     )),
@@ -931,6 +931,24 @@ MENU_VALUES = (
     ('beds', (9, 5)), ('gift', (True, False)), ('last_mark', ('any', 'earned')),
     ('best_of', (1, 3, 5, 7)), ('brightness', (1, 8)), ('reset_games', ('no', 'yes')),
 )
+
+
+def test_menu_names_items_in_full_where_they_fit():
+    # Issue 12: menu items named in full where the display has room: the 64x16 always, the
+    # 32x8 when the full name leaves the value its size ('GAME' and 'HC'; 'TGT' and '21').
+    import scoreboard.render.matrix as m
+    disp, chip = _build('m32')
+    for item, value, label in (('game', 'horsecollar', 'GAME'), ('target', 21, 'TGT'),
+                               ('beds', 9, 'BEDS'), ('gift', False, 'GIFT'),
+                               ('gift', True, 'GFT')):
+        disp.show({'screen': 'menu', 'menu': {'item': item, 'value': value}}, 0)
+        got = chip.rows()
+        ref = m.MatrixLayout(disp.drv)
+        disp.drv.fill(0)
+        ref.text(label, 0, 1, m.SMALL, 1)
+        disp.drv.update()
+        lw = ref.text_width(label, m.SMALL)
+        assert [r[:lw] for r in chip.rows()] == [r[:lw] for r in got], (item, label)
 
 
 def test_every_menu_item_and_value_draws():

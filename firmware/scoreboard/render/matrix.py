@@ -516,6 +516,13 @@ class MatrixLayout:
             else:
                 self._value(value, 0, 10, SMALL, c)
             return
+        # The full name where it fits without making the value smaller than it would be.
+        full = vocab.label(item, vocab.FULL)
+        fw = self.text_width(full, SMALL) + 2
+        vm = self._value_width(value, MEDIUM)
+        if fw + vm <= w or (self.text_width(label, SMALL) + 2 + vm > w and
+                            fw + self._value_width(value, SMALL) <= w):
+            label = full
         lw = self.text(label, 0, 1, SMALL, c)
         room = w - lw - 1
         vw = self._value_width(value, MEDIUM)
