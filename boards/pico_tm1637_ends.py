@@ -10,8 +10,8 @@ def displays():
     from scoreboard.drivers.tm1637 import TM1637
     from scoreboard.render.segments import SidesLayout
     near = SidesLayout(TM1637(clk=Pin(2), dio=Pin(3), colour='red'),
-                       TM1637(clk=Pin(4), dio=Pin(5), colour='blue'), marker=1)
+                       TM1637(clk=Pin(4), dio=Pin(5), colour='blue'))
     # The far pair hangs at the end of a long cable: a slower bit clock keeps its edges clean.
     far = SidesLayout(TM1637(clk=Pin(6), dio=Pin(7), colour='red', delay_us=50),
-                      TM1637(clk=Pin(8), dio=Pin(9), colour='blue', delay_us=50), marker=1)
+                      TM1637(clk=Pin(8), dio=Pin(9), colour='blue', delay_us=50))
     return [near, far]

@@ -14,6 +14,7 @@ def displays():
     from scoreboard.render.segments import SidesLayout
     red = TM1637(clk=Pin(2), dio=Pin(3), digits=4, colour='red')
     blue = TM1637(clk=Pin(4), dio=Pin(5), digits=4, colour='blue')
-    # The common 4-digit "clock" modules have no decimal points, only the colon on digit 1's
-    # dp: it marks the hammer (and blinks for the turn).
-    return [SidesLayout(red, blue, marker=1)]
+    # The common 4-digit "clock" modules have no decimal points, only the colon (digit 1's dp),
+    # too small to read across the room: the hammer (blinking: the turn) is a digit cell of its
+    # own, segment d lit (SidesLayout's default marker).
+    return [SidesLayout(red, blue)]

@@ -2,7 +2,7 @@
 # The bar boards of big WS2812 strip digits play seed 000's worked game through the buttons, and
 # what the strip pieces show is read back from the LEDs: Alice (red) and Ben (blue) level 8-8
 # after four frames, red's 8 in red on the left, blue's 8 in blue on the right, and the hammer
-# marker (the dp piece, as large as a segment) lit red after red's digit.
+# marker (a digit cell of its own, its bottom bar lit) at red's outer end.
 import app_probe
 from app_probe import Out, new_sim, play
 
@@ -28,17 +28,18 @@ def test_big_digits_play_seed_000():
         assert v['winner'] is None and v['screen'] == 'play'
         (chip,), = sim.chips
         segs = chip.digits()
-        # Six digits: red's field on the left (its 8, the hammer dp), blue's on the right.
-        assert segs[0] == EIGHT | 0x80, (board, segs)
-        assert segs[1] == 0 and segs[2] == 0 and segs[3] == 0 and segs[4] == 0, (board, segs)
-        assert segs[5] == EIGHT, (board, segs)
+        # Six digits: red's field on the left, blue's on the right, each with its marker cell at
+        # the outer end; red has the hammer, so red's marker cell shows its bottom bar only.
+        assert segs == [0x08, EIGHT, 0, 0, EIGHT, 0], (board, segs)
         cols = chip.colours()
-        assert cols[0] == 'red' and cols[5] == 'blue', (board, cols)
-        # The marker is the three LEDs after the seventh piece of digit 0, all lit.
+        assert cols[1] == 'red' and cols[4] == 'blue', (board, cols)
+        # The marker is a whole segment piece: digit 0's piece 5 (segment d in the board's
+        # order f, a, b, g, e, d, c) is lit, every other piece of digit 0 dark.
         per = chip.per_digit
         assert per == 7 * chip.leds + chip.dp_leds and chip.dp_leds == chip.leds
-        for i in range(7 * chip.leds, per):
-            assert max(chip.led(i)) > 0, (board, i)
+        for piece in range(7):
+            lit = max(chip.led(piece * chip.leds)) > 0
+            assert lit == (piece == 5), (board, piece)
 
 
 def test_big_digits_segment_order_is_the_board_files():

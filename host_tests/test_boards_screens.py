@@ -42,6 +42,17 @@ def test_every_board_draws_every_game_and_screen():
         lines = ['tap OK'] + ['hold RED 2000', 'tap OK', 'tap OK'] * 2 + ['state', 'tap OK',
                                                                            'tap RED']
         play(sim, lines)
+        # the pages of game over and setup (2 s each: the winner in words, the target and end,
+        # games won, legs), refreshed heap-locked like every other screen
+        for _ in range(20):
+            screen = sim.app.ctl.view['screen']
+            if screen == 'over':
+                break
+            play(sim, ['tap OK'] if screen == 'setup' else ['hold RED 3000', 'tap OK'])
+        assert sim.app.ctl.view['screen'] == 'over', (board, sim.app.ctl.view)
+        play(sim, ['wait 12000', 'tap OK', 'wait 10000'])
+        assert sim.app.ctl.view['screen'] == 'setup', (board, sim.app.ctl.view)
+        play(sim, ['tap OK', 'tap RED'])
         # dim, sleep and the waking press, on short timers
         ctl = sim.app.ctl
         ctl.DIM_MS = 2000

@@ -58,7 +58,19 @@ MSG = {'screen': 'play', 'game': 'knockoff', 'red': 3, 'blue': 0, 'message': 'un
 MSG_LONG = {'screen': 'play', 'game': 'knockoff', 'red': 3, 'blue': 0, 'message': 'no entry'}
 SLEEP = {'screen': 'sleep', 'game': 'knockoff', 'red': 3, 'blue': 0}
 
+OVER_HC = {'screen': 'over', 'game': 'horsecollar', 'red': 51, 'blue': 112, 'winner': 'blue',
+           'target': 101, 'frame': 9, 'end': 2, 'games': {'red': 12, 'blue': 4},
+           'legs': {'red': 1, 'blue': 2}, 'collars': {'red': 3, 'blue': 0}}
+SETUP_COUNTS = {'screen': 'setup', 'game': 'knockoff', 'red': 0, 'blue': 0, 'hammer': 'red',
+                'target': 21, 'frame': 1, 'end': 1, 'games': {'red': 2, 'blue': 11},
+                'legs': {'red': 1, 'blue': 0}}
+BIG = {'screen': 'play', 'game': 'knockoff', 'red': 12345, 'blue': 7,
+       'pending': {'red': 0, 'blue': 23456}, 'hammer': 'red'}
+
 VIEWS['VIEWS'] = VIEWS
+VIEWS['OVER_HC'] = OVER_HC
+VIEWS['SETUP_COUNTS'] = SETUP_COUNTS
+VIEWS['BIG'] = BIG
 VIEWS['KO'] = KO
 VIEWS['TD'] = TD
 VIEWS['HC'] = HC
@@ -149,34 +161,34 @@ GOLDEN = (  # (panel, view, phase, rows)
         '####............................',
     )),
     ('m32', 'FF', 36, (
-        '....###.##....#.#.#...###..#....',
-        '....#.....#...#.#.#...#...##....',
-        '....##...#...#..###...##...#....',
-        '....#.....#.#.....#...#....#....',
-        '....#...##..#.....#...###.###...',
-        '................................',
-        '................................',
-        '................................',
+        '..#..........................##.',
+        '.##.........................#..#',
+        '#.#.........................#..#',
+        '#.#..........................##.',
+        '####........................#..#',
+        '..#.........................#..#',
+        '..#..........................##.',
+        '####............................',
     )),
     ('m32', 'SH', 0, (
-        '...##...........................',
-        '...##.##........................',
-        '...##.##.##.......##............',
+        '...##.#..#..#..#..#..#..#..#....',
+        '...##.##.#..#..#..#..#..#..#....',
+        '...##.##.##.#..#..##.#..#..#....',
         '.........##.....................',
         '.........##.....................',
-        '##....##.##.##.............##...',
-        '##.......##.....................',
-        '##.......##.....................',
+        '##.#..##.##.##.#..#..#..#..##...',
+        '##.#..#..##.#..#..#..#..#..#....',
+        '##.#..#..##.#..#..#..#..#..#....',
     )),
     ('m32', 'SH', 2, (
-        '...##...........................',
-        '...##.##........................',
-        '...##.##.##.......##............',
+        '...##.#..#..#..#..#..#..#..#....',
+        '...##.##.#..#..#..#..#..#..#....',
+        '...##.##.##.#..#..##.#..#..#....',
         '.........##.....................',
         '.........##.....................',
-        '......##.##.##.............##...',
-        '.........##.....................',
-        '.........##.....................',
+        '...#..##.##.##.#..#..#..#..##...',
+        '...#..#..##.#..#..#..#..#..#....',
+        '...#..#..##.#..#..#..#..#..#....',
     )),
     ('m32', 'SH', 36, (
         '####.........................##.',
@@ -189,14 +201,14 @@ GOLDEN = (  # (panel, view, phase, rows)
         '............................####',
     )),
     ('m32', 'SH5', 0, (
-        '##.####.........................',
-        '##.####.........................',
-        '##.####......####...............',
+        '##.####..#....#....#....#.......',
+        '##.####..#....#....#....#.......',
+        '##.####..#...####..#....#.......',
         '..............................##',
         '..............................##',
-        '........####.####......####.....',
-        '................................',
-        '................................',
+        '....#...####.####..#...####.....',
+        '....#....#....#....#....#.......',
+        '....#....#....#....#....#.......',
     )),
     ('m32', 'OVER', 0, (
         '.......####..#####.###..........',
@@ -240,11 +252,11 @@ GOLDEN = (  # (panel, view, phase, rows)
     )),
     ('m32', 'M_GAME', 0, (
         '.....................#...#..###.',
-        '.##..#..#...#........#...#.#...#',
-        '#...#.#.##.##........#...#.#....',
-        '#.#.###.#.#.#........#####.#....',
-        '#.#.#.#.#...#........#...#.#....',
-        '.##.#.#.#...#........#...#.#...#',
+        '.##..#..#...#.###....#...#.#...#',
+        '#...#.#.##.##.#......#...#.#....',
+        '#.#.###.#.#.#.##.....#####.#....',
+        '#.#.#.#.#...#.#......#...#.#....',
+        '.##.#.#.#...#.###....#...#.#...#',
         '.....................#...#..###.',
         '................................',
     )),
@@ -419,11 +431,11 @@ GOLDEN = (  # (panel, view, phase, rows)
         '.#.#.......................................................#...#',
         '#..#........................................................###.',
         '#..#........................................................###.',
-        '#####...............###.##....#.#.#...###..#...............#...#',
-        '#####...............#.....#...#.#.#...#...##...............#...#',
-        '...#................##...#...#..###...##...#...............#...#',
-        '...#................#.....#.#.....#...#....#...............#...#',
-        '...#................#...##..#.....#...###.###...............###.',
+        '#####...................###.##....###..#...................#...#',
+        '#####...................#.....#...#...##...................#...#',
+        '...#....................##...#....##...#...................#...#',
+        '...#....................#.....#...#....#...................#...#',
+        '...#....................#...##....###.###...................###.',
         '...#........................................................###.',
         '................................................................',
         '#####...........................................................',
@@ -431,36 +443,36 @@ GOLDEN = (  # (panel, view, phase, rows)
     ('m64', 'SH', 0, (
         '#####...........................................................',
         '....#...........................................................',
-        '...#..........####..............................................',
+        '...#..........####..#....#....#....#....#....#....#....#........',
         '..#.............................................................',
-        '.#............####.####.........................................',
+        '.#............####.####..#....#....#....#....#....#....#........',
         '.#..............................................................',
-        '.#............####.####.####...........####.....................',
+        '.#............####.####.####..#....#...####..#....#....#........',
         '........................####....................................',
         '........................####....................................',
-        '..##........#......####.####.####.....................####......',
+        '..##........#..#...####.####.####..#....#....#....#...####......',
         '.#..........#...................................................',
-        '#...........#...........####....................................',
+        '#...........#..#....#...####..#....#....#....#....#....#........',
         '####........#...................................................',
-        '#...#.......#...........####....................................',
+        '#...#.......#..#....#...####..#....#....#....#....#....#........',
         '#...#.......#...................................................',
         '.###........#...................................................',
     )),
     ('m64', 'SH5', 2, (
         '...#............................................................',
         '..##............................................................',
-        '.#.#..........########..........................................',
+        '.#.#..........########....#........#........#........#..........',
         '#..#............................................................',
-        '#####.........########..........................................',
+        '#####.........########....#........#........#........#..........',
         '...#............................................................',
-        '...#..........########..........########........................',
+        '...#..........########....#.....########....#........#..........',
         '..............................................................##',
         '..............................................................##',
-        '#####..................########.########..........########......',
+        '#####............#.....########.########....#.....########......',
         '...#............................................................',
-        '..#.............................................................',
+        '..#..............#........#........#........#........#..........',
         '...#............................................................',
-        '....#...........................................................',
+        '....#............#........#........#........#........#..........',
         '#...#...........................................................',
         '.###............................................................',
     )),
@@ -742,17 +754,124 @@ def test_pending_and_turn_blink_every_500ms():
     assert seen == [True, True, False, False, True, True, False, False]
 
 
-def test_info_view_every_ten_seconds():
+def test_play_shows_only_the_totals_all_the_time():
+    # DESIGN section 4: during play no info view replaces the totals (it did every 10 s on
+    # panels under 64x16; behaviour deliberately changed by issue 12). The 64x16 keeps its
+    # labelled area between the totals.
     disp, chip = _build('m32')
     view = VIEWS['FF']
-    kinds = []
-    for phase in range(0, 80, 4):
+    disp.show(view, 0)
+    first = chip.rows()
+    for phase in range(240):
         disp.show(view, phase)
-        kinds.append('info' if chip.rows()[5] == '.' * 32 else 'score')
-    assert kinds == ['score'] * 8 + ['info'] * 2 + ['score'] * 8 + ['info'] * 2
-    # no info view while points are pending
-    disp.show(VIEWS['KO'], 36)
-    assert chip.rows()[6].startswith('.###')
+        assert chip.rows() == first, phase
+
+
+def _setup_view():
+    return {'screen': 'setup', 'game': 'knockoff', 'red': 0, 'blue': 0, 'hammer': 'blue',
+            'target': 15, 'frame': 1, 'end': 1, 'games': {'red': 2, 'blue': 1},
+            'legs': {'red': 1, 'blue': 0}}
+
+
+def test_setup_and_game_over_cycle_through_every_count():
+    # DESIGN: target, end, games and legs at setup and game over, cycling with the screen's own
+    # picture, 2 s a page; collars at game over in horse collar.
+    import scoreboard.render.matrix as m
+    for panel in ('m32', 'm64', 'c32'):
+        disp, chip = _build(panel)
+        seen = {}
+        for phase in (0, 8, 16, 24, 32):
+            disp.show(_setup_view(), phase)
+            seen[phase] = chip.rows()
+        assert seen[0] == seen[32], panel                 # four pages, then round again
+        assert len({tuple(r) for r in seen.values()}) == 4, panel
+        over = dict(OVER, target=15, frame=7, end=2, legs={'red': 1, 'blue': 1},
+                    collars={'red': 4, 'blue': 0})
+        pics = []
+        for phase in range(0, 48, 8):
+            disp.show(over, phase)
+            pics.append(tuple(chip.rows()))
+        assert pics[0] == pics[5] and len(set(pics)) == 5, panel      # five pages with collars
+    # the counts page on the 32x8: red's count at the left edge, blue's at the right edge, the
+    # word between them, as the layout draws text (compare with a direct drawing)
+    disp, chip = _build('m32')
+    disp.show(_setup_view(), 16)
+    got = chip.rows()
+    ref = m.MatrixLayout(disp.drv)
+    disp.drv.fill(0)
+    ref.num(2, 0, 0, m.DIGITS, 1)
+    ref.num(1, 32 - 4, 0, m.DIGITS, 1)
+    ref.text('WON', 4 + 2 + (32 - 4 - 4 - 4 - ref.text_width('WON', m.SMALL)) // 2, 1,
+             m.SMALL, 1)
+    disp.drv.update()
+    assert chip.rows() == got
+
+
+def test_mono_bed_grid():
+    # Shove ha'penny on a mono panel (no dim): every empty slot is a dot, so each mark's bed
+    # can be told; a mark is a bar the width of the bed.
+    for panel, rows, x0 in (('m32', (0, 1, 2, 5, 6, 7), 3), ('m64', (2, 4, 6, 9, 11, 13), 14)):
+        disp, chip = _build(panel)
+        empty = {'screen': 'play', 'game': 'shovehapenny', 'red': 0, 'blue': 0, 'turn': 'red',
+                 'beds': {'red': [0] * 9, 'blue': [0] * 9}, 'cursor': 'end'}
+        disp.show(empty, 2)                     # the turn bar blinks off
+        got = chip.rows()
+        for y in rows:
+            assert got[y][x0:].count('#') == 9, (panel, y, got[y])     # one dot a bed
+        full = dict(empty, beds={'red': [3] * 9, 'blue': [3] * 9})
+        disp.show(full, 2)
+        got2 = chip.rows()
+        for y in rows:
+            assert got2[y][x0:].count('#') > 9 * 1, (panel, y)
+            for x in range(chip.width):                          # every dot is under a bar
+                if got[y][x] == '#':
+                    assert got2[y][x] == '#', (panel, x, y)
+
+
+def test_large_numbers_in_full():
+    # Issue 11 finding 9: a pending 12345 showed as 2345. All digits are drawn, as on seven
+    # segments (where they do not fit there, dashes).
+    import scoreboard.render.matrix as m
+    disp, chip = _build('m64')
+    assert m._digits(12345) == 5 and m._digits(10000) == 5 and m._digits(9999) == 4
+    assert disp.num_width(12345, m.MEDIUM) == 5 * 6 - 1
+    view = {'screen': 'play', 'game': 'knockoff', 'red': 12345, 'blue': 0,
+            'pending': {'red': 0, 'blue': 0}, 'hammer': None}
+    disp.show(view, 0)
+    rows = chip.rows()
+    # five 5-pixel-wide digits from the left edge: lit pixels reach column 28
+    assert any(r[24:29] != '.....' for r in rows[:14]), '\n'.join(rows)
+    small, schip = _build('m32')
+    small.show(dict(view, red=3, pending={'red': 12345, 'blue': 0}), 0)
+    lit = sum(1 for r in schip.rows()[1:6] for ch in r[5:30] if ch == '#')
+    small.show(dict(view, red=3, pending={'red': 2345, 'blue': 0}), 0)
+    lit4 = sum(1 for r in schip.rows()[1:6] for ch in r[5:30] if ch == '#')
+    assert lit > lit4
+
+
+def test_lamp_lights_every_pixel():
+    for panel in ('m32', 'm64', 'c32'):
+        disp, chip = _build(panel)
+        disp.show(VIEWS['KO'], 0)
+        disp.lamp()
+        assert _lit(chip) == chip.width * chip.height, panel
+        disp.show(VIEWS['KO'], 0)
+        assert _lit(chip) < chip.width * chip.height, panel
+
+
+def test_no_game_name_in_the_layouts():
+    # Issue 10: the layouts read the view model (turn, beds, collars), never a game's name.
+    import os
+    root = _ROOT + '/firmware/scoreboard/render/'
+    for name in os.listdir(root):
+        if not name.endswith('.py'):
+            continue
+        with open(root + name) as f:
+            src = f.read()
+        for kind in ('knockoff', 'tapdraw', 'horsecollar', 'fourframe', 'practice',
+                     'shovehapenny'):
+            for quote in ("== '", "in ('", "'%s')" % kind):
+                assert ("%s%s'" % (quote, kind)) not in src, (name, kind)
 
 
 def test_message_scrolls_from_its_start():
@@ -812,6 +931,24 @@ MENU_VALUES = (
     ('beds', (9, 5)), ('gift', (True, False)), ('last_mark', ('any', 'earned')),
     ('best_of', (1, 3, 5, 7)), ('brightness', (1, 8)), ('reset_games', ('no', 'yes')),
 )
+
+
+def test_menu_names_items_in_full_where_they_fit():
+    # Issue 12: menu items named in full where the display has room: the 64x16 always, the
+    # 32x8 when the full name leaves the value its size ('GAME' and 'HC'; 'TGT' and '21').
+    import scoreboard.render.matrix as m
+    disp, chip = _build('m32')
+    for item, value, label in (('game', 'horsecollar', 'GAME'), ('target', 21, 'TGT'),
+                               ('beds', 9, 'BEDS'), ('gift', False, 'GIFT'),
+                               ('gift', True, 'GFT')):
+        disp.show({'screen': 'menu', 'menu': {'item': item, 'value': value}}, 0)
+        got = chip.rows()
+        ref = m.MatrixLayout(disp.drv)
+        disp.drv.fill(0)
+        ref.text(label, 0, 1, m.SMALL, 1)
+        disp.drv.update()
+        lw = ref.text_width(label, m.SMALL)
+        assert [r[:lw] for r in chip.rows()] == [r[:lw] for r in got], (item, label)
 
 
 def test_every_menu_item_and_value_draws():

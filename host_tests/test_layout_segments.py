@@ -18,12 +18,13 @@ from scoreboard.render.segments import SidesLayout, SingleLayout  # noqa: E402
 
 # The shapes the pictures are written in (bit0 = a .. bit6 = g; a '.' after a character is its
 # decimal point), independent of the firmware's font table. Some letters share a shape with a
-# digit on seven segments (S/5, g/9): either spelling encodes the same.
+# digit on seven segments (S/5): either spelling encodes the same. g is drawn as G.
 SHAPES = (
     (' ', 0x00), ('0', 0x3F), ('1', 0x06), ('2', 0x5B), ('3', 0x4F), ('4', 0x66), ('5', 0x6D),
-    ('6', 0x7D), ('7', 0x07), ('8', 0x7F), ('9', 0x6F), ('-', 0x40), ('+', 0x70), ('_', 0x08),
+    ('6', 0x7D), ('7', 0x07), ('8', 0x7F), ('9', 0x6F), ('-', 0x40), ('=', 0x48), ('_', 0x08),
+    ('G', 0x3D),
     ('A', 0x77), ('b', 0x7C), ('C', 0x39), ('c', 0x58), ('d', 0x5E), ('E', 0x79), ('e', 0x7B),
-    ('F', 0x71), ('g', 0x6F), ('H', 0x76), ('h', 0x74), ('I', 0x30), ('i', 0x10), ('k', 0x75),
+    ('F', 0x71), ('g', 0x3D), ('H', 0x76), ('h', 0x74), ('I', 0x30), ('i', 0x10), ('k', 0x75),
     ('L', 0x38), ('m', 0x37), ('n', 0x54), ('o', 0x5C), ('P', 0x73), ('r', 0x50), ('S', 0x6D),
     ('s', 0x6D), ('t', 0x78), ('u', 0x1C), ('W', 0x2A), ('w', 0x2A), ('x', 0x76), ('y', 0x6E),
 )
@@ -228,67 +229,67 @@ VIEWS = [
 # Expected pictures: view name -> layout -> (phase 0: blinking parts on, phase 2: off).
 GOLDEN = [
     ('ko play pend', {
-        'S4': ('12+2|   7.', '12  |   7.'),
-        'S6': ('  12+2|     7.', '  12  |     7.'),
-        '1x4': ('+2 7.', '12 7.'),
-        '1x6': ('+2   7.', '12   7.'),
-        '1x8': ('12+2   7.', '12     7.'),
+        'S4': ('12=2|_  7', '12  |_  7'),
+        'S6': ('  12=2|_    7', '  12  |_    7'),
+        '1x4': ('=2 7.', '12 7.'),
+        '1x6': (' =2 7_', ' 12 7_'),
+        '1x8': ('12=2  7_', '12    7_'),
     }),
     ('ko play blue pend 12', {
-        'S4': ('   3.| +12', '   3.|  14'),
-        'S6': ('     3.| 14+12', '     3.| 14   '),
-        '1x4': ('b+12', 'b 14'),
-        '1x6': ('3.  +12', '3.   14'),
-        '1x8': ('3.    +12', '3.     14'),
+        'S4': ('_  3| =12', '_  3|  14'),
+        'S6': ('_    3| 14=12', '_    3| 14   '),
+        '1x4': ('b=12', 'b 14'),
+        '1x6': ('3.  =12', '3.   14'),
+        '1x8': ('_3  =12 ', '_3   14 '),
     }),
     ('td play', {
-        'S4': ('   0|   0.', '   0|   0.'),
-        'S6': ('     0|     0.', '     0|     0.'),
+        'S4': ('   0|_  0', '   0|_  0'),
+        'S6': ('     0|_    0', '     0|_    0'),
         '1x4': ('0  0.', '0  0.'),
-        '1x6': ('0    0.', '0    0.'),
-        '1x8': ('0      0.', '0      0.'),
+        '1x6': (' 0  0_', ' 0  0_'),
+        '1x8': (' 0    0_', ' 0    0_'),
     }),
     ('hc play 3dig', {
-        'S4': (' 104| +26.', ' 104|  97'),
-        'S6': ('   104| 97+26.', '   104| 97   '),
-        '1x4': ('b+26.', 'b 97'),
-        '1x6': ('b97+26.', 'b97   '),
-        '1x8': ('104  +26.', '104   97'),
+        'S4': (' 104|_=26', ' 104|  97'),
+        'S6': ('   104|_97=26', '   104| 97   '),
+        '1x4': ('b=26.', 'b 97'),
+        '1x6': ('b97=26', 'b97   '),
+        '1x8': ('104  =26.', '104   97'),
     }),
     ('hc play small', {
-        'S4': ('14+3.|   9', '14  |   9'),
-        'S6': ('  14+3.|     9', '  14  |     9'),
-        '1x4': ('+3. 9', '14 9'),
-        '1x6': ('+3.   9', '14   9'),
-        '1x8': ('14.+3   9', '14     9'),
+        'S4': ('14=3|   9', '14  |   9'),
+        'S6': ('_ 14=3|     9', '  14  |     9'),
+        '1x4': ('=3. 9', '14 9'),
+        '1x6': ('_=3 9 ', ' 14 9 '),
+        '1x8': ('14=3  9 ', '14    9 '),
     }),
     ('4f play', {
-        'S4': ('   5.|   8', '   5.|   8'),
-        'S6': ('F3   5.|F3   8', 'F3   5.|F3   8'),
+        'S4': ('_  5|   8', '_  5|   8'),
+        'S6': ('_    5|     8', '_    5|     8'),
         '1x4': ('5.  8', '5.  8'),
-        '1x6': ('5.    8', '5.    8'),
-        '1x8': ('5.  F3  8', '5.  F3  8'),
+        '1x6': ('_5  8 ', '_5  8 '),
+        '1x8': ('_5    8 ', '_5    8 '),
     }),
     ('pr play', {
-        'S4': ('   7| 6+4.', '   7| 6  '),
-        'S6': ('F2   7|F2 6+4.', 'F2   7|F2 6  '),
-        '1x4': ('7 +4.', '7  6'),
-        '1x6': ('7  6+4.', '7  6  '),
-        '1x8': ('7    6+4.', '7    6  '),
+        'S4': ('   7|_6=4', '   7| 6  '),
+        'S6': ('     7|_  6=4', '     7|   6  '),
+        '1x4': ('7 =4.', '7  6'),
+        '1x6': (' 7 6=4', ' 7 6  '),
+        '1x8': (' 7  6=4_', ' 7  6   '),
     }),
     ('sh play', {
-        'S4': ('b2 2.|b2 3', 'b2 2|b2 3'),
-        'S6': ('b2   2.|b2   3', 'b2   2|b2   3'),
-        '1x4': ('2.b23', '2b23'),
-        '1x6': ('2. b2 3', '2 b2 3'),
-        '1x8': ('2.  b2  3', '2  b2  3'),
+        'S4': ('b2 2|b2 3', ' 2 2|b2 3'),
+        'S6': ('b2   2|b2   3', ' 2   2|b2   3'),
+        '1x4': ('2b23', ' b23'),
+        '1x6': ('2 b2 3', '  b2 3'),
+        '1x8': ('2  b2  3', '   b2  3'),
     }),
     ('sh end', {
-        'S4': ('End |End .', 'End |End '),
-        'S6': ('End   |End   .', 'End   |End   '),
+        'S4': ('End |End ', 'End |    '),
+        'S6': ('End   |End   ', 'End   |      '),
         '1x4': ('End .', 'End '),
-        '1x6': (' End  .', ' End  '),
-        '1x8': ('  End   .', '  End   '),
+        '1x6': (' End _', ' End  '),
+        '1x8': ('  End  _', '  End   '),
     }),
     ('over', {
         'S4': ('  15|  11', '    |  11'),
@@ -305,15 +306,15 @@ GOLDEN = [
         '1x8': ('51   112', '51      '),
     }),
     ('setup ko', {
-        'S4': ('SEt |HAm .', 'SEt |HAm .'),
-        'S6': ('SEt   |HAm   .', 'SEt   |HAm   .'),
+        'S4': (' 5Et|_HAm', ' 5Et|_HAm'),
+        'S6': (' 5Et  |_HAm  ', ' 5Et  |_HAm  '),
         '1x4': ('St b.', 'St b'),
         '1x6': ('SEt  b.', 'SEt  b'),
         '1x8': ('SEt  bLu.', 'SEt  bLu'),
     }),
     ('setup hc', {
-        'S4': ('1St .|SEt ', '1St .|SEt '),
-        'S6': ('1St   .|SEt   ', '1St   .|SEt   '),
+        'S4': ('_15t| 5Et', '_15t| 5Et'),
+        'S6': ('_15t  | 5Et  ', '_15t  | 5Et  '),
         '1x4': ('St r.', 'St r'),
         '1x6': ('SEt  r.', 'SEt  r'),
         '1x8': ('SEt  rEd.', 'SEt  rEd'),
@@ -509,15 +510,15 @@ SAMPLE = {'screen': 'play', 'game': 'knockoff', 'red': 12, 'blue': 7,
 
 # board -> per display, per chip: (expected digits, colour)
 BOARDS = (
-    ('pico_tm1637', [[('12+2', 'red'), ('  . 7', 'blue')]]),
-    ('pico_tm1637_ends', [[('12+2', 'red'), ('  . 7', 'blue')],
-                          [('12+2', 'red'), ('  . 7', 'blue')]]),
-    ('pico_max7219_digits', [[('12+2   7.', 'red')]]),
-    ('pico_595', [[('+2   7.', None)]]),
-    ('pico_w_tm1637', [[('12+2', 'red'), ('  . 7', 'blue')]]),
-    ('pico_ws2812_digits', [[('+2   7.', None)]]),
-    ('pico_w_ws2812_digits', [[('+2   7.', None)]]),
-    ('esp32_ws2812_digits', [[('+2   7.', None)]]),
+    ('pico_tm1637', [[('12=2', 'red'), ('_  7', 'blue')]]),
+    ('pico_tm1637_ends', [[('12=2', 'red'), ('_  7', 'blue')],
+                          [('12=2', 'red'), ('_  7', 'blue')]]),
+    ('pico_max7219_digits', [[('12=2  7_', 'red')]]),
+    ('pico_595', [[(' =2 7_', None)]]),
+    ('pico_w_tm1637', [[('12=2', 'red'), ('_  7', 'blue')]]),
+    ('pico_ws2812_digits', [[(' =2 7_', None)]]),
+    ('pico_w_ws2812_digits', [[(' =2 7_', None)]]),
+    ('esp32_ws2812_digits', [[(' =2 7_', None)]]),
 )
 
 
@@ -603,44 +604,135 @@ def test_show_allocates_nothing():
             SingleLayout(ws))
     views = [v for _, v in VIEWS]
     views.append({'screen': 'play', 'message': 'one side now'})
+    views.append(_setup_view())
+    views.append({'screen': 'over', 'game': 'horsecollar', 'red': 51, 'blue': 112,
+                  'winner': 'blue', 'target': 101, 'end': 2, 'games': {'red': 2, 'blue': 4},
+                  'legs': {'red': 1, 'blue': 2}, 'collars': {'red': 3, 'blue': 0}})
     for lay in lays:
         for view in views:
-            for ph in range(4):
+            for ph in range(56):
                 lay.show(view, ph)
         for view in views:
             gc.collect()
             before = gc.mem_alloc()
-            for ph in range(16):
-                lay.show(view, ph)
-            for ph in range(32, 40):        # the info view's phases
+            for ph in range(56):            # every blink phase and every page
                 lay.show(view, ph)
             n = gc.mem_alloc() - before
             assert n == 0, '%s on %s: %d bytes for %r' % (
                 type(lay).__name__, type(lay.drivers[0]).__name__, n, view)
 
 
-def test_info_view_shows_the_target_and_the_end_every_10_s():
-    # DESIGN: doubles show which end shoots. Every 40 phases (10 s), the last 8 (2 s) show the
-    # target (or the frame) and the end, when nothing is pending; as the matrices do.
+def test_play_shows_only_the_totals_all_the_time():
+    # DESIGN section 4 "The display never misleads across the room": no info view replaces the
+    # totals during play (the target showed as 't 15' in red's module every 10 s: from across
+    # the room red seemed to have 15). Behaviour deliberately changed by issue 12.
     ko = {'screen': 'play', 'game': 'knockoff', 'red': 12, 'blue': 7, 'hammer': 'blue',
-          'pending': {'red': 0, 'blue': 0}, 'frame': 5, 'end': 2, 'target': 15}
-    s4 = SidesLayout(Drv(4), Drv(4))
-    got = _run(s4, ko, (0, 31, 32, 39, 40, 72))
-    want = ['  12|   7.', '  12|   7.', 't 15|End2', 't 15|End2', '  12|   7.', 't 15|End2']
-    for g, w in zip(got, want):
-        assert expect_bytes(g) == expect_bytes(w), (got, want)
+          'pending': {'red': 0, 'blue': 0}, 'frame': 5, 'end': 2, 'target': 15,
+          'games': {'red': 3, 'blue': 1}, 'legs': {'red': 1, 'blue': 0}}
+    for lname, lay in layouts():
+        first = _run(lay, ko, (0,))[0]
+        for ph in range(240):
+            lay.show(ko, ph)
+            assert picture(lay) == first, (lname, ph, picture(lay), first)
+    ff = dict(ko, game='fourframe', target=None, frame=3)
     s6 = SidesLayout(Drv(6), Drv(6))
-    assert expect_bytes(_run(s6, ko, (32,))[0]) == expect_bytes('t   15|End 2 ')
-    assert expect_bytes(_run(SingleLayout(Drv(8)), ko, (32,))[0]) == expect_bytes('t15 End2')
-    assert expect_bytes(_run(SingleLayout(Drv(6)), ko, (32,))[0]) == expect_bytes('t15 E2')
-    got = _run(SingleLayout(Drv(4)), ko, (32, 35, 36, 39))      # by turns on four digits
+    # no frame beside the totals either (it was 'F3   5' on six digits)
+    assert expect_bytes(_run(s6, ff, (0,))[0]) == expect_bytes('    12|_    7')
+
+
+def _setup_view():
+    return {'screen': 'setup', 'game': 'knockoff', 'red': 0, 'blue': 0, 'hammer': 'blue',
+            'turn': None, 'target': 15, 'frame': 1, 'end': 1,
+            'games': {'red': 2, 'blue': 1}, 'legs': {'red': 1, 'blue': 0}}
+
+
+def test_setup_cycles_the_target_end_games_and_legs():
+    # DESIGN: the target, end, games and legs show at setup, cycling with the setup text (2 s a
+    # page); each side's count on its own module.
+    view = _setup_view()
+    s4 = SidesLayout(Drv(4), Drv(4))
+    got = _run(s4, view, (0, 7, 8, 16, 24, 32))
+    want = [' SEt|_HAm', ' SEt|_HAm', 't 15|End1', 'G  2|G  1', 'L  1|L  0', ' SEt|_HAm']
+    assert [expect_bytes(g) for g in got] == [expect_bytes(w) for w in want], got
+    one8 = SingleLayout(Drv(8))
+    got = _run(one8, view, (0, 8, 16, 24))
+    want = ['SEt  bLu.', 't15 End1', 'G  2G  1', 'L  1L  0']
+    assert [expect_bytes(g) for g in got] == [expect_bytes(w) for w in want], got
+    # a game with no target line leads with the frame
+    ff = dict(view, game='fourframe', target=None)
+    assert expect_bytes(_run(s4, ff, (8,))[0]) == expect_bytes('F  1|End1')
+
+
+def test_game_over_names_the_winner_and_every_count():
+    view = {'screen': 'over', 'game': 'horsecollar', 'red': 51, 'blue': 112, 'winner': 'blue',
+            'turn': None, 'hammer': None, 'target': 101, 'frame': 9, 'end': 2,
+            'games': {'red': 2, 'blue': 4}, 'legs': {'red': 1, 'blue': 2},
+            'collars': {'red': 3, 'blue': 0}}
+    s4 = SidesLayout(Drv(4), Drv(4))
+    got = _run(s4, view, (0, 2, 8, 16, 24, 32, 40, 48))
+    want = ['  51| 112', '  51|    ', 'bLu |uuin', 't101|End2', 'G  2|G  4', 'L  1|L  2',
+            'C  3|C  0', '  51| 112']
+    assert [expect_bytes(g) for g in got] == [expect_bytes(w) for w in want], got
+    one8 = SingleLayout(Drv(8))
+    got = _run(one8, dict(view, winner='red', red=121), (8, 40))
     assert [expect_bytes(g) for g in got] == [expect_bytes(w) for w in
-                                              ('t 15', 't 15', 'End2', 'End2')], got
-    # nothing pending only: a side entering points keeps its score in sight
-    pend = dict(ko, pending={'red': 2, 'blue': 0})
-    assert expect_bytes(_run(s4, pend, (32,))[0]) == expect_bytes('12+2|   7.')
-    # a game with no target line leads with its frame; game over and setup have no info view
-    ff = dict(ko, game='fourframe', target=None, frame=3, end=1)
-    assert expect_bytes(_run(s4, ff, (32,))[0]) == expect_bytes('F  3|End1')
-    over = dict(ko, screen='over', winner='red', red=15)
-    assert _run(s4, over, (32,)) == _run(s4, over, (0,))
+                                              ('rEd uuin', 'C  3C  0')], got
+    # by turns where the words do not fit together
+    one4 = SingleLayout(Drv(4))
+    got = _run(one4, view, (8, 12))
+    assert [expect_bytes(g) for g in got] == [expect_bytes(w) for w in ('bLu ', 'uuin')], got
+    # no collars outside horse collar: five pages, the totals come back after 10 s
+    ko = dict(view, game='knockoff')
+    del ko['collars']
+    assert _run(s4, ko, (40,)) == _run(s4, ko, (0,))
+
+
+def test_marker_and_pending_sign_are_no_letter_or_digit():
+    # The pending sign must not read as a letter (8+3 read as 8F3), the marker not as part of
+    # a number: neither is the shape of any letter or digit in the font.
+    from scoreboard.render.font7 import FONT
+    shapes = [FONT[o - 32] & 0x7F for o in range(32, 128)
+              if chr(o).isalpha() or chr(o).isdigit()]
+    s4 = SidesLayout(Drv(4), Drv(4))
+    s4.show({'screen': 'play', 'red': 8, 'blue': 0, 'pending': {'red': 3, 'blue': 0},
+             'hammer': 'blue'}, 0)
+    red, blue = (list(d.buf) for d in s4.drivers)
+    sign = red[2]
+    assert red == [0] + expect_bytes('8') + [sign] + expect_bytes('3'), red
+    assert sign not in shapes, hex(sign)
+    mark = blue[0]
+    assert blue == [mark, 0, 0] + expect_bytes('0') and mark not in shapes, blue
+    # the marker is a whole segment: one of a, d, g alone at least
+    assert mark in (0x01, 0x08, 0x40) or bin(mark).count('1') >= 1
+
+
+def test_turn_marker_blinks_and_hammer_stays():
+    hc = {'screen': 'play', 'red': 14, 'blue': 9, 'pending': {'red': 0, 'blue': 0},
+          'turn': 'blue', 'hammer': None}
+    s4 = SidesLayout(Drv(4), Drv(4))
+    assert [expect_bytes(g) for g in _run(s4, hc, (0, 2))] == [
+        expect_bytes('  14|_  9'), expect_bytes('  14|   9')]
+    ko = dict(hc, turn=None, hammer='red')
+    assert [expect_bytes(g) for g in _run(s4, ko, (0, 2))] == [
+        expect_bytes('_ 14|   9'), expect_bytes('_ 14|   9')]
+    # the clock module's colon (digit 1's dp) is never the marker
+    for g in _run(s4, ko, range(8)):
+        assert all(b & 0x80 == 0 for b in expect_bytes(g))
+
+
+def test_lamp_lights_every_segment():
+    for lname, lay in layouts():
+        lay.show({'screen': 'play', 'red': 3, 'blue': 4}, 0)
+        lay.lamp()
+        assert all_bytes(lay) == [0xFF] * lay.width, lname
+        lay.show({'screen': 'play', 'red': 3, 'blue': 4}, 0)     # the next show redraws
+        assert 0xFF not in all_bytes(lay), lname
+
+
+def test_menu_names_the_new_items():
+    s4 = SidesLayout(Drv(4), Drv(4))
+    for item, word in (('new_game', 'nEw'), ('test', 'tESt'), ('sound', 'Snd'),
+                       ('learn', 'Lrn'), ('unpair', 'unPr')):
+        s4.show({'screen': 'menu', 'menu': {'item': item, 'value': 'no'}}, 0)
+        assert all_bytes(s4) == expect_bytes(word + ' ' * (4 - len(word)) + '|  no'), (
+            item, picture(s4))

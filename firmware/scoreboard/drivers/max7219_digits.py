@@ -19,6 +19,8 @@ except ImportError:
     def const(x):  # type: ignore[misc]  # CPython stand-in for the builtin
         return x
 
+from scoreboard.drivers import level as clamp
+
 REG_DIGIT0 = const(0x01)
 REG_DECODE = const(0x09)
 REG_INTENSITY = const(0x0A)
@@ -59,7 +61,7 @@ class MAX7219Digits:
         self.colour = colour
         self.buf = bytearray(self.width)
         self._frame = bytearray(2 * n_devices)
-        self._level = brightness & 7
+        self._level = clamp(brightness)
         self._on = True
         cs.init(cs.OUT, value=1)
         self._all(REG_TEST, 0)
@@ -102,10 +104,7 @@ class MAX7219Digits:
         self._all(REG_SHUTDOWN, 1 if self._on else 0)
 
     def brightness(self, level):
-        if level < 0:
-            level = 0
-        elif level > 7:
-            level = 7
+        level = clamp(level)
         self._level = level
         self._all(REG_INTENSITY, INTENSITY[level])
 

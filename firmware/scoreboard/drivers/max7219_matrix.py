@@ -37,6 +37,8 @@ except ImportError:
     def const(x):  # type: ignore[misc]  # CPython stand-in for the builtin
         return x
 
+from scoreboard.drivers import level as clamp
+
 import framebuf
 from array import array
 
@@ -143,7 +145,7 @@ class MAX7219Matrix(framebuf.FrameBuffer):
         self._rev = _REV
         self._map = self._index_table()
         self._on = True
-        self._level = level
+        self._level = clamp(level)
         cs.init(cs.OUT, value=1)
         self.init()
 
@@ -200,10 +202,7 @@ class MAX7219Matrix(framebuf.FrameBuffer):
 
     def brightness(self, level):
         """0..7 -> intensity 0x0, 0x2, .. 0xC, 0xF (1/32..31/32 duty)."""
-        if level < 0:
-            level = 0
-        elif level > 7:
-            level = 7
+        level = clamp(level)
         self._level = level
         self._write_all(_INTENSITY, level * 15 // 7)
 

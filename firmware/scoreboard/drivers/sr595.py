@@ -20,6 +20,8 @@ except ImportError:
     def const(x):  # type: ignore[misc]  # CPython stand-in for the builtin
         return x
 
+from scoreboard.drivers import level as clamp
+
 SEGMENTS = b'\x00\x01\x02\x03\x04\x05\x06\x07'     # Q0 = a ... Q6 = g, Q7 = dp
 # Brightness 0..7 -> fraction of the time the outputs are on, /65535 (PWM on /OE).
 DUTY = (2048, 4096, 8192, 13107, 19661, 29491, 44237, 65535)
@@ -53,7 +55,7 @@ class SR595:
             table[v] = (r ^ 0xFF) if invert else r
         self._table = table
         self._pwm = oe is not None and hasattr(oe, 'duty_u16')
-        self._level = brightness & 7
+        self._level = clamp(brightness)
         self._on = True
         if spi is None:
             data.init(data.OUT, value=0)
@@ -99,10 +101,7 @@ class SR595:
         self.latch(0)
 
     def brightness(self, level):
-        if level < 0:
-            level = 0
-        elif level > 7:
-            level = 7
+        level = clamp(level)
         self._level = level
         self._oe()
 

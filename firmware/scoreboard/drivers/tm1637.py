@@ -24,6 +24,8 @@ except ImportError:
     def const(x):  # type: ignore[misc]  # CPython stand-in for the builtin
         return x
 
+from scoreboard.drivers import level as clamp
+
 try:
     from time import sleep_us
 except ImportError:          # CPython: the host never waits on the bus
@@ -61,7 +63,7 @@ class TM1637:
             src[order[pos]] = pos + 1
         self._src = src
         self._delay = 0 if (sleep_us is None or _HOST) else delay_us
-        self._level = brightness & 7
+        self._level = clamp(brightness)
         self._on = True
         self.nacks = 0
         clk.init(clk.OUT, value=1)
@@ -130,10 +132,7 @@ class TM1637:
         self._control()
 
     def brightness(self, level):
-        if level < 0:
-            level = 0
-        elif level > 7:
-            level = 7
+        level = clamp(level)
         self._level = level     # the chip's 8 pulse widths are the 8 levels
         self._control()
 

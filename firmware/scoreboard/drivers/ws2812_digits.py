@@ -16,6 +16,8 @@ except ImportError:
     def const(x):  # type: ignore[misc]  # CPython stand-in for the builtin
         return x
 
+from scoreboard.drivers import level as clamp
+
 SEG_ORDER = b'\x00\x01\x02\x03\x04\x05\x06'    # a, b, c, d, e, f, g along the strip
 # Brightness 0..7 -> scale of the colour channels /255 (roughly even steps to the eye).
 SCALE = b'\x08\x10\x20\x30\x48\x70\xb0\xff'
@@ -61,7 +63,7 @@ class WS2812Digits:
         self.buf = bytearray(digits)
         self.bpp = np.bpp
         self._px = bytearray(digits * self.bpp)   # scaled colour a digit, buffer byte order
-        self._level = brightness & 7
+        self._level = clamp(brightness)
         self._on = True
         self._scale()
         self.show()
@@ -104,10 +106,7 @@ class WS2812Digits:
         self.np.write()
 
     def brightness(self, level):
-        if level < 0:
-            level = 0
-        elif level > 7:
-            level = 7
+        level = clamp(level)
         self._level = level
         self._scale()
         self.show()

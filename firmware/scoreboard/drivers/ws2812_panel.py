@@ -15,24 +15,15 @@
 # True: along columns (the common 8x32 panels). `serpentine` True: every other row/column runs
 # back (zig-zag), False: every one starts on the same side (progressive). `start`: the corner of
 # LED 0, 'top-left', 'top-right', 'bottom-left' or 'bottom-right', as seen from the front.
-try:
-    from micropython import const
-except ImportError:
-    def const(x):  # type: ignore[misc]  # CPython stand-in for the builtin
-        return x
+from scoreboard.drivers import level as clamp
 
 import framebuf
 import neopixel
 from array import array
 
-OFF = const(0)
-RED = const(1)
-BLUE = const(2)
-AMBER = const(3)
-DIM = const(4)
-
-# (r, g, b) at full scale for palette indices 0..4; other indices show black.
-PALETTE = ((0, 0, 0), (255, 0, 0), (0, 60, 255), (255, 150, 0), (40, 40, 40))
+# The layouts' palette (indices -> (r, g, b) at full scale) is render/palette.py's; indices it
+# does not name show black.
+from scoreboard.render.palette import PALETTE
 
 # Largest channel value at brightness level 0..7. 120 at the top keeps a 256-LED panel's
 # current in reach of a 5 V / 4 A supply (a lit red pixel: about 120/255 * 20 mA).
@@ -84,10 +75,7 @@ class WS2812Panel(framebuf.FrameBuffer):
         self.show()
 
     def _set_level(self, level):
-        if level < 0:
-            level = 0
-        elif level > 7:
-            level = 7
+        level = clamp(level)
         self._level = level
         s = LEVELS[level]
         pal = self._pal

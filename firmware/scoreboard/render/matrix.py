@@ -30,8 +30,10 @@
 #
 # Nothing here allocates per call: numbers are drawn digit by digit from ints, strings are read
 # character by character through the font tables, labels are constant strings.
-from scoreboard.render import info_phase
+from scoreboard.render import vocab
 from scoreboard.render.font5 import F3X5, W3X5, F5X7, D4X7
+from scoreboard.render.palette import RED, BLUE, AMBER, DIM
+from scoreboard.render.vocab import num, side_num, blink, page
 
 SMALL = 0      # 3x5, variable width
 MEDIUM = 1     # 5x7
@@ -39,28 +41,18 @@ DIGITS = 2     # 4x7, digits only
 
 MAX_DOTS = 9        # games-won dots per side
 
-SHORT_LABEL = {
-    'game': 'GAM', 'target': 'TGT', 'doubles': 'DBL', 'blank': 'BLK', 'hanger': 'HNG',
-    'handicap': 'HCP', 'corner': 'CRN', 'beds': 'BED', 'gift': 'GFT', 'last_mark': 'LST',
-    'best_of': 'BO', 'brightness': 'BRI', 'reset_games': 'RST',
-}
-LONG_LABEL = {
-    'game': 'GAME', 'target': 'TARGET', 'doubles': 'DOUBLES', 'blank': 'BLANK',
-    'hanger': 'HANGER', 'handicap': 'HANDICAP', 'corner': 'CORNER', 'beds': 'BEDS',
-    'gift': 'GIFT', 'last_mark': 'LAST MARK', 'best_of': 'BEST OF', 'brightness': 'BRIGHT',
-    'reset_games': 'RESET WINS',
-}
-SHORT_VALUE = {
-    'knockoff': 'KO', 'tapdraw': 'TAP', 'horsecollar': 'HC', 'fourframe': '4FR',
-    'practice': 'PRA', 'shovehapenny': 'SHV', 'switch': 'SWAP', 'keep': 'KEEP', 'any': 'ANY',
-    'earned': 'EARN', 'red': 'RED', 'blue': 'BLUE', 'no': 'NO', 'yes': 'YES',
-}
-LONG_VALUE = {
-    'knockoff': 'KNOCKOFF', 'tapdraw': 'TAP DRAW', 'horsecollar': 'HORSE', 'fourframe': '4 FRAME',
-    'practice': 'PRACTICE', 'shovehapenny': 'SHOVE', 'switch': 'SWITCH', 'keep': 'KEEP',
-    'any': 'ANY', 'earned': 'EARNED', 'red': 'RED', 'blue': 'BLUE', 'no': 'NO', 'yes': 'YES',
-}
-TURN_GAMES = ('horsecollar', 'practice', 'shovehapenny')
+# Shove ha'penny on panels under 64x16: the totals for the last 2 s of every 10 s (phases of
+# 250 ms); each side's own total on its side.
+_TOTALS_PERIOD = 40
+_TOTALS_SHOW = 8
+
+# Pages of the setup and game-over screens (2 s each, vocab.page): the screen's own picture,
+# then the target/frame/end, games won, legs, and in horse collar the collars.
+_P_TEXT = 0
+_P_RULES = 1
+_P_GAMES = 2
+_P_LEGS = 3
+_P_COLLARS = 4
 
 
 def _glyph(o):
@@ -73,13 +65,11 @@ def _glyph(o):
 
 
 def _digits(n):
-    if n < 10:
-        return 1
-    if n < 100:
-        return 2
-    if n < 1000:
-        return 3
-    return 4
+    k = 1
+    while n >= 10:
+        n //= 10
+        k += 1
+    return k
 
 
 def _pow10(k):
@@ -99,7 +89,7 @@ class MatrixLayout:
         self.large = self.w >= 64 and self.h >= 16
         self.colour = colour
         if colour:
-            self.c_red, self.c_blue, self.c_info, self.c_dim = 1, 2, 3, 4
+            self.c_red, self.c_blue, self.c_info, self.c_dim = RED, BLUE, AMBER, DIM
         else:
             self.c_red, self.c_blue, self.c_info, self.c_dim = 1, 1, 1, 0
         self._msg = None
@@ -108,6 +98,13 @@ class MatrixLayout:
     # -- the display object -----------------------------------------------------------------------
     def brightness(self, level):
         self.drv.brightness(level)
+
+    def lamp(self):
+        """Every pixel lit (the power-up lamp test; red on a colour panel, one channel, so a
+        full panel stays within its supply); the next show() redraws."""
+        fb = self.drv
+        fb.fill(self.c_red)
+        fb.update()
 
     def power(self, on):
         self.drv.power(on)
@@ -127,14 +124,14 @@ class MatrixLayout:
         else:
             self._msg = None
             if screen == 'play':
-                if view.get('game') == 'shovehapenny':
+                if vocab.shove(view):
                     self._shove(view, phase)
                 else:
                     self._play(view, phase)
             elif screen == 'over':
                 self._over(view, phase)
             elif screen == 'setup':
-                self._setup(view)
+                self._setup(view, phase)
             elif screen == 'menu':
                 self._menu(view)
         fb.update()
@@ -218,50 +215,13 @@ class MatrixLayout:
             fb.fill_rect(x, y, 1, 2, c)
             x += step
 
-    # -- helpers on the view ----------------------------------------------------------------------
-    @staticmethod
-    def _int(view, key):
-        v = view.get(key)
-        if v is None or v is True or v is False:
-            return 0
-        return v
-
-    @staticmethod
-    def _side_int(view, key, side):
-        d = view.get(key)
-        if not d:
-            return 0
-        v = d.get(side)
-        if v is None or v is True or v is False:
-            return 0
-        return v
-
-    @staticmethod
-    def _marker(view):
-        """(side, blinking) of the hammer/turn marker, as one int: 0 none, 1 red, 2 blue,
-        +4 when it blinks (a turn)."""
-        t = view.get('turn')
-        if t == 'red':
-            return 5
-        if t == 'blue':
-            return 6
-        h = view.get('hammer')
-        if h == 'red':
-            return 1
-        if h == 'blue':
-            return 2
-        return 0
-
     # -- play -------------------------------------------------------------------------------------
     def _play(self, view, phase):
-        on = ((phase >> 1) & 1) == 0
-        pr = self._side_int(view, 'pending', 'red')
-        pb = self._side_int(view, 'pending', 'blue')
-        if not self.large and not pr and not pb and info_phase(phase):
-            self._info_compact(view)
-            return
-        self._totals(view, self._int(view, 'red'), self._int(view, 'blue'), pr, pb, on,
-                     self._marker(view), (phase >> 2) & 1)
+        on = blink(phase)
+        pr = side_num(view, 'pending', 'red')
+        pb = side_num(view, 'pending', 'blue')
+        self._totals(view, num(view, 'red'), num(view, 'blue'), pr, pb, on,
+                     vocab.marker(view), (phase >> 2) & 1)
 
     def _totals(self, view, r, b, pr, pb, on, marker, alt=0):
         """Both totals, the marker bar and the blinking pending; on large panels also the info
@@ -313,25 +273,22 @@ class MatrixLayout:
                 fb.hline(xb, bar_y, wb, self.c_blue)
         if large:
             self._tokens(view, gap_l, gap_r, 8)
-            self._dots(self._side_int(view, 'games', 'red'), gap_l, self.h - 2, 2, self.c_red)
-            self._dots(self._side_int(view, 'games', 'blue'), gap_r - 1, self.h - 2, -2,
+            self._dots(side_num(view, 'games', 'red'), gap_l, self.h - 2, 2, self.c_red)
+            self._dots(side_num(view, 'games', 'blue'), gap_r - 1, self.h - 2, -2,
                        self.c_blue)
 
     def _tokens(self, view, x0, x1, y):
         """Target 'T15', frame 'F5' (four-frame 'F3/4') and end 'E1' in 3x5, centred in
         [x0, x1) with 2-pixel gaps; tokens that do not fit are left out from the last."""
         target = view.get('target')
-        frame = self._int(view, 'frame')
-        end = self._int(view, 'end')
-        four = view.get('game') == 'fourframe' and 0 < frame <= 4
+        frame = num(view, 'frame')
+        end = num(view, 'end')
         tw = 0
         if target:
             tw = 4 + self.num_width(target, SMALL)
         fw = 0
         if frame:
             fw = 4 + self.num_width(frame, SMALL)
-            if four:
-                fw += 8           # '/4'
         ew = 0
         if end:
             ew = 4 + self.num_width(end, SMALL)
@@ -352,25 +309,58 @@ class MatrixLayout:
             x = self.num(target, x, y, SMALL, c) + 2
         if fw:
             x = self.text('F', x, y, SMALL, c)
-            x = self.num(frame, x, y, SMALL, c)
-            if four:
-                x = self.text('/4', x, y, SMALL, c)
-            x += 2
+            x = self.num(frame, x, y, SMALL, c) + 2
         if ew:
             x = self.text('E', x, y, SMALL, c)
             self.num(end, x, y, SMALL, c)
 
-    def _info_compact(self, view):
-        self._tokens(view, 0, self.w, 0)
-        self._dots(self._side_int(view, 'games', 'red'), 0, 6, 2, self.c_red)
-        self._dots(self._side_int(view, 'games', 'blue'), self.w - 1, 6, -2, self.c_blue)
+    def _rules(self, view):
+        """Setup and game-over page: the target, frame and end ('T15 F5 E1')."""
+        if self.large:
+            self._tokens(view, 0, self.w, 5)
+        else:
+            self._tokens(view, 0, self.w, 1)
+
+    def _counts(self, view, key, word, letter):
+        """Setup and game-over page: a count of each side (games won, legs, collars), red's
+        at the left in red, blue's at the right in blue, the word between them."""
+        r = side_num(view, key, 'red')
+        b = side_num(view, key, 'blue')
+        w = self.w
+        if self.large:
+            font, ly, lfont = MEDIUM, 4, MEDIUM
+            sy = 2
+        else:
+            font, ly, lfont = DIGITS, 1, SMALL
+            sy = 1
+        wr = self.num_width(r, font)
+        wb = self.num_width(b, font)
+        self.num(r, 0, 0, font, self.c_red, sy)
+        self.num(b, w - wb, 0, font, self.c_blue, sy)
+        room = w - wr - wb - 4
+        if self.text_width(word, lfont) > room:
+            word = letter
+            if self.text_width(word, lfont) > room:
+                return
+        x = wr + 2 + (room - self.text_width(word, lfont)) // 2
+        self.text(word, x, ly, lfont, self.c_info)
+
+    def _page(self, view, pg):
+        if pg == _P_RULES:
+            self._rules(view)
+        elif pg == _P_GAMES:
+            self._counts(view, 'games', 'WON', 'W')
+        elif pg == _P_LEGS:
+            self._counts(view, 'legs', 'LEGS', 'L')
+        else:
+            self._counts(view, 'collars', 'COLL', 'C')
 
     # -- shove ha'penny ---------------------------------------------------------------------------
     def _shove(self, view, phase):
-        on = ((phase >> 1) & 1) == 0
-        marker = self._marker(view)
-        if not self.large and info_phase(phase):
-            self._totals(view, self._int(view, 'red'), self._int(view, 'blue'), 0, 0, on,
+        on = blink(phase)
+        marker = vocab.marker(view)
+        if not self.large and phase % _TOTALS_PERIOD >= _TOTALS_PERIOD - _TOTALS_SHOW:
+            self._totals(view, num(view, 'red'), num(view, 'blue'), 0, 0, on,
                          marker)
             return
         fb = self.drv
@@ -384,8 +374,8 @@ class MatrixLayout:
         show_marker = side and (not (marker & 4) or on)
         if self.large:
             # totals on the left, marker bars beside them, beds from x = 14
-            self.num(self._int(view, 'red'), 0, 0, MEDIUM, self.c_red)
-            self.num(self._int(view, 'blue'), 0, 9, MEDIUM, self.c_blue)
+            self.num(num(view, 'red'), 0, 0, MEDIUM, self.c_red)
+            self.num(num(view, 'blue'), 0, 9, MEDIUM, self.c_blue)
             if show_marker:
                 if side == 1:
                     fb.vline(12, 0, 7, self.c_red)
@@ -405,23 +395,49 @@ class MatrixLayout:
             cur_y = 3
         pitch = (w - x0 - 2) // nb
         mw = pitch - 1
+        # The bed grid: every slot is drawn, a mark as a bar; an empty slot dim on a colour
+        # panel, a single dot on a mono one (which has no dim), so each mark's bed can be told.
+        dot = (mw - 1) // 2
+        mono = not self.colour
         for i in range(nb):
             x = x0 + i * pitch
             mr = red_beds[i] if red_beds and i < len(red_beds) else 0
             mb = blue_beds[i] if blue_beds and i < len(blue_beds) else 0
             for k in range(3):
-                fb.hline(x, red_row - k * step, mw, self.c_red if k < mr else self.c_dim)
-                fb.hline(x, blue_row + k * step, mw, self.c_blue if k < mb else self.c_dim)
+                y = red_row - k * step
+                if k < mr:
+                    fb.hline(x, y, mw, self.c_red)
+                elif mono:
+                    fb.pixel(x + dot, y, 1)
+                else:
+                    fb.hline(x, y, mw, self.c_dim)
+                y = blue_row + k * step
+                if k < mb:
+                    fb.hline(x, y, mw, self.c_blue)
+                elif mono:
+                    fb.pixel(x + dot, y, 1)
+                else:
+                    fb.hline(x, y, mw, self.c_dim)
             if cursor == i + 1:
                 fb.fill_rect(x, cur_y, mw, 2, self.c_info)
         if cursor == 'end':
             fb.fill_rect(w - 2, cur_y, 2, 2, self.c_info)
 
     # -- game over --------------------------------------------------------------------------------
+    def _pages(self, view, phase):
+        """The page of a setup or game-over screen showing in this phase."""
+        if view.get('screen') == 'over' and vocab.collars(view):
+            return page(phase, 5)
+        return page(phase, 4)
+
     def _over(self, view, phase):
+        pg = self._pages(view, phase)
+        if pg != _P_TEXT:
+            self._page(view, pg)
+            return
         winner = view.get('winner')
-        r = self._int(view, 'red')
-        b = self._int(view, 'blue')
+        r = num(view, 'red')
+        b = num(view, 'blue')
         c = self.c_red if winner == 'red' else self.c_blue
         name = 'RED' if winner == 'red' else 'BLUE'
         marker = 1 if winner == 'red' else (2 if winner == 'blue' else 0)
@@ -435,8 +451,8 @@ class MatrixLayout:
             self.num(b, self.w - self.num_width(b, MEDIUM), 9, MEDIUM, self.c_blue)
             gap_l = self.num_width(r, MEDIUM) + 2
             gap_r = self.w - self.num_width(b, MEDIUM) - 2
-            self._dots(self._side_int(view, 'games', 'red'), gap_l, self.h - 2, 2, self.c_red)
-            self._dots(self._side_int(view, 'games', 'blue'), gap_r - 1, self.h - 2, -2,
+            self._dots(side_num(view, 'games', 'red'), gap_l, self.h - 2, 2, self.c_red)
+            self._dots(side_num(view, 'games', 'blue'), gap_r - 1, self.h - 2, -2,
                        self.c_blue)
             return
         if winner and ((phase >> 2) & 1) == 0:
@@ -445,19 +461,22 @@ class MatrixLayout:
         self._totals(view, r, b, 0, 0, True, marker)
 
     # -- setup ------------------------------------------------------------------------------------
-    def _setup(self, view):
+    def _setup(self, view, phase):
+        pg = self._pages(view, phase)
+        if pg != _P_TEXT:
+            self._page(view, pg)
+            return
         fb = self.drv
-        marker = self._marker(view)
+        marker = vocab.marker(view)
         side = marker & 3
         c = self.c_red if side == 1 else self.c_blue
         if self.large:
             self.text('SET', 0, 1, SMALL, self.c_info)
-            game = view.get('game')
-            label = LONG_VALUE.get(game) if game else None
+            label = vocab.word(view.get('game'), vocab.FULL)
             if label:
                 self.text(label, self.w - self.text_width(label, MEDIUM), 0, MEDIUM, self.c_info)
             if side:
-                word = 'FIRST' if view.get('game') in TURN_GAMES else 'HAMMER'
+                word = 'FIRST' if vocab.turn_game(view) else 'HAMMER'
                 self.text(word, 0, 10, SMALL, self.c_info)
                 name = 'RED' if side == 1 else 'BLUE'
                 wn = self.text_width(name, MEDIUM)
@@ -477,20 +496,19 @@ class MatrixLayout:
             return
         item = m.get('item')
         value = m.get('value')
-        if value is True:
-            value = 'YES'
-        elif value is False:
-            value = 'NO'
-        elif value is None:
+        form = vocab.FULL if self.large else vocab.COMPACT
+        if value is None:
             value = 'NONE'
+        elif value is True or value is False or isinstance(value, str):
+            v = vocab.word(value, form)
+            if v is not None:
+                value = v
+        elif not isinstance(value, int):
+            value = '?'
+        label = vocab.label(item, form)
         w = self.w
         c = self.c_info
         if self.large:
-            label = LONG_LABEL.get(item)
-            if label is None:
-                label = item if item else ''
-            if isinstance(value, str):
-                value = LONG_VALUE.get(value, value)
             self.text(label, 0, 0, MEDIUM, c)
             vw = self._value_width(value, MEDIUM)
             if vw <= w:
@@ -498,11 +516,13 @@ class MatrixLayout:
             else:
                 self._value(value, 0, 10, SMALL, c)
             return
-        label = SHORT_LABEL.get(item)
-        if label is None:
-            label = item if item else ''
-        if isinstance(value, str):
-            value = SHORT_VALUE.get(value, value)
+        # The full name where it fits without making the value smaller than it would be.
+        full = vocab.label(item, vocab.FULL)
+        fw = self.text_width(full, SMALL) + 2
+        vm = self._value_width(value, MEDIUM)
+        if fw + vm <= w or (self.text_width(label, SMALL) + 2 + vm > w and
+                            fw + self._value_width(value, SMALL) <= w):
+            label = full
         lw = self.text(label, 0, 1, SMALL, c)
         room = w - lw - 1
         vw = self._value_width(value, MEDIUM)

@@ -10,33 +10,38 @@
 #   SingleLayout(drv)                one module of 4, 6 or 8 digits: red on the left half, blue on
 #                                    the right half.
 #
-# Pictures (`.` is the decimal point of the digit before it, [x] blinks):
-#   play      '12 7.'  red 12, blue 7 with the hammer (a steady dp on the last digit of a side's
-#             field; the turn of a turn game is the same dp, blinking).
-#             pending beside the total when it fits ('12[+2]'), else the total plus pending
-#             blinking ('[14]'). Single: red from the left edge, blue to the right edge ('7  12');
-#             when the two do not fit with a gap between them (3-digit horse collar scores on 4
-#             or 6 digits) one side at a time: its letter and its score ('r104'), the side with
+# Pictures (`_` is the marker cell, `.` the decimal point of the digit before it, [x] blinks;
+# README "Display legend" lists every word):
+#   play      a side's position shows its total and its pending points, nothing else, ever.
+#             The hammer (in turn games, the side whose turn it is, blinking) is a cell of its
+#             own, segment d lit ('_'), the size of a digit's segment and no digit's shape:
+#             Sides '_ 12|   7' (the marker cell is the module's first), Single 8 '_12    7',
+#             Single 6 '_12  7'; Single 4 has no spare cell and uses the dp of the side's last
+#             digit. marker=k (an int) puts the marker on the dp of digit k instead (modules
+#             whose dp is as large as a segment).
+#             Pending beside the total when it fits ('12=2', the '=2' blinking; '=' is no
+#             letter, so 8=3 cannot read as 8F3), else the total and '=2' by turns. Single:
+#             red from the left, blue to the right; when the two do not fit with a gap between
+#             them, one side at a time: its letter and its score ('r104'), the side with
 #             pending points, else alternating every 2 s.
-#             Four-frame and practice (no target line) show the frame where there is room:
-#             Sides with 6 digits 'F3   5', Single with 8 '5  F3  8'.
-#   over      the winner's score blinks.
-#   setup     'SEt' and the side chosen to have the hammer (or to shoot first): Sides 'SEt' /
-#             'HAm' (or '1St'); Single 'St r', 'SEt rEd', 'SEt  bLu'.
+#   over      pages of 2 s: the totals (the winner's blinking), the winner in words
+#             ('rEd uuin'), the target and the end ('t 15' 'End2'), games won ('G  2' each
+#             side its own), legs ('L  1'), in horse collar the collars ('C  3').
+#   setup     pages of 2 s: 'SEt' and the side chosen to have the hammer (or to shoot first):
+#             Sides 'SEt' / '_HAm' (or '_1St'); Single 'St r', 'SEt rEd', 'SEt  bLu'; then the
+#             target and the end, games won, legs, as at game over.
 #   menu      a short label and the value: 'tg21' (4), 'tgt 21' (6), 'gAmE  ko' (8); Sides:
 #             label on the red module, value on the blue one.
 #   message   the text, scrolled one character a phase when longer than the display.
-#   shove ha'penny: the cursor bed and each side's marks in it: Single '2b41' (red 2 marks in
-#             bed 4, blue 1), Sides 'b4 2' / 'b4 1'; 'End' when the cursor is on END.
-#   info      every 10 s, for 2 s, when nothing is pending (as on the matrices): the target
-#             and the end that shoots (doubles: the pair at that end shoots). Sides 't 15' /
-#             'End2'; Single 8 't15 End2', 6 't15 E2', 4 't 15' then 'End2'. A game with no
-#             target line shows its frame instead: 'F3'.
-#   sleep     dark.
+#   shove ha'penny: the cursor bed and each side's marks in it: Single '_2 b4 1' (red 2 marks
+#             in bed 4, blue 1), Sides 'b4 2' / 'b4 1', the turn side's 'b' blinking; 'End'
+#             when the cursor is on END.
+#   sleep     dark.   lamp(): every segment lit (the power-up test).
 # Nothing here allocates in show(): numbers are drawn digit by digit, text char by char through
 # the font table, and the view's numbers stay plain ints.
-from scoreboard.render import INFO_PERIOD, INFO_SHOW, info_phase
-from scoreboard.render.font7 import FONT, DIGITS
+from scoreboard.render.font7 import FONT, DIGITS, PLUS, BAR
+from scoreboard.render import vocab
+from scoreboard.render.vocab import num, side_num, marked, blink, page
 
 try:
     from micropython import const
@@ -46,26 +51,21 @@ except ImportError:
 
 _DP = const(0x80)
 _MINUS = const(0x40)
-_PLUS = const(0x70)
+_PLUS = PLUS             # the pending sign: segments d and g, no letter's shape
+_BAR = BAR               # the marker cell: segment d
 _GAP = const(2)          # blank cells between the end and the start of a scrolling message
 _ALT = const(3)          # one side at a time: switch every 2**_ALT phases (2 s)
 
-# Menu labels: item, short (2 cells), long (up to 4 cells).
-LABELS = (
-    ('game', 'gA', 'gAmE'), ('target', 'tg', 'tgt'), ('doubles', 'db', 'dbL'),
-    ('blank', 'bL', 'bLnk'), ('hanger', 'hA', 'hAng'), ('handicap', 'hc', 'hcP'),
-    ('corner', 'co', 'Corn'), ('beds', 'bd', 'bEdS'), ('gift', 'gF', 'gIFt'),
-    ('last_mark', 'LA', 'LASt'), ('best_of', 'bo', 'bESt'), ('brightness', 'br', 'brit'),
-    ('reset_games', 'rS', 'rSEt'),
-)
-# Menu values as the core spells them: value, short (up to 2 cells), long (up to 3 cells).
-VALUES = (
-    ('knockoff', 'ko', 'ko'), ('tapdraw', 'td', 'td'), ('horsecollar', 'hc', 'hc'),
-    ('fourframe', '4F', '4Fr'), ('practice', 'Pr', 'Pr'), ('shovehapenny', 'SH', 'SHo'),
-    ('switch', 'SW', 'SWi'), ('keep', 'kP', 'kEP'), ('any', 'An', 'Any'),
-    ('earned', 'Er', 'Ern'), ('no', 'no', 'no'), ('yes', 'yE', 'yES'),
-    ('red', 'r', 'rEd'), ('blue', 'b', 'bLu'),
-)
+# Pages of the setup and game-over screens.
+_P_TEXT = const(0)       # the screen's own picture
+_P_WORDS = const(1)      # game over: the winner in words
+_P_RULES = const(2)      # the target (or frame) and the end
+_P_GAMES = const(3)
+_P_LEGS = const(4)
+_P_COLLARS = const(5)
+SETUP_PAGES = (_P_TEXT, _P_RULES, _P_GAMES, _P_LEGS)
+OVER_PAGES = (_P_TEXT, _P_WORDS, _P_RULES, _P_GAMES, _P_LEGS)
+OVER_PAGES_COLLARS = (_P_TEXT, _P_WORDS, _P_RULES, _P_GAMES, _P_LEGS, _P_COLLARS)
 
 
 # ---- drawing primitives on a bytearray of cells -------------------------------------------
@@ -175,8 +175,8 @@ def field(total, pending, width):
 
 def score(buf, start, width, total, pending, blink_on, left=False):
     """A side's total in its field, right-aligned (left-aligned with left=True); pending points
-    beside it ('12+2', the '+2' blinking) when they fit, else the total and '+pending' by turns
-    (a horse-collar '104' then '+26'), so both stay readable. Returns the cell of the total's
+    beside it ('12=2', the '=2' blinking) when they fit, else the total and '=pending' by turns
+    (a horse-collar '104' then '=26'), so both stay readable. Returns the cell of the total's
     last digit (where a marker dp goes)."""
     clear(buf, start, width)
     n = field(total, pending, width)
@@ -203,51 +203,93 @@ def score(buf, start, width, total, pending, blink_on, left=False):
     return p0 + n - 1
 
 
-def _find(table, key, col):
-    for row in table:
-        if row[0] == key:
-            return row[col]
-    return None
+def _wants_cell(total, pending, width, c):
+    """True when total and pending fit side by side in the whole field of `width` cells but
+    not beside a marker cell (c = 1)."""
+    if not c or pending <= 0:
+        return False
+    n = ndigits(total) + 1 + ndigits(pending)
+    return width - c < n <= width
 
 
 def label(item, width):
     """Menu label of item for a field of `width` cells."""
-    s = _find(LABELS, item, 2)
-    if s is None:
-        return item if isinstance(item, str) else ''
+    s = vocab.label(item, vocab.SHORT)
     if cells(s) <= width:
         return s
-    return _find(LABELS, item, 1)
+    return vocab.label(item, vocab.TINY)
 
 
 def value(buf, start, width, v, right=True):
     """A menu value as the core spells it, in its field (long spelling when it fits)."""
-    if v is True:
-        s = 'yES' if width >= 3 else 'y'
-    elif v is False:
-        s = 'no' if width >= 2 else 'n'
-    elif v is None:
+    if v is None:
         s = 'oFF' if width >= 3 else '-'
-    elif isinstance(v, int):
+    elif isinstance(v, int) and v is not True and v is not False:
         number(buf, start, width, v)
         return
     else:
-        s = _find(VALUES, v, 2)
+        s = vocab.word(v, vocab.SHORT)
         if s is None:
             s = v if isinstance(v, str) else '?'
         elif cells(s) > width:
-            s = _find(VALUES, v, 1)
+            s = vocab.word(v, vocab.TINY)
     text(buf, start, width, s, right)
 
 
-def _int(v):
-    return v if isinstance(v, int) and v is not True and v is not False else 0
+def counted(buf, start, width, letter, v):
+    """A labelled count: its letter at the left, the number right-aligned ('G  2')."""
+    clear(buf, start, width)
+    buf[start] = FONT[ord(letter) - 32]
+    number(buf, start + 1, width - 1, v)
 
 
-def _side_get(d, side):
-    if not d:
-        return 0
-    return _int(d.get(side, 0))
+def _lead_is_target(view):
+    """The rules page leads with the target ('t15'), or with the frame ('F3') where the game
+    has no target line."""
+    return num(view, 'target') > 0
+
+
+def _lead(buf, start, width, view):
+    """The rules page's first token, 't15' or 'F3': its letter, then the number right-aligned
+    in the rest of the cells."""
+    if _lead_is_target(view):
+        counted(buf, start, width, 't', num(view, 'target'))
+    else:
+        counted(buf, start, width, 'F', num(view, 'frame'))
+
+
+def _lead_cells(view):
+    if _lead_is_target(view):
+        return 1 + ndigits(num(view, 'target'))
+    return 1 + ndigits(num(view, 'frame'))
+
+
+def _end_word(buf, start, width, view):
+    """'End2' ('End 2' with room, 'E2' in two cells) from `start`, blanks after it."""
+    clear(buf, start, width)
+    end = num(view, 'end')
+    if width >= 5:
+        text(buf, start, 3, 'End')
+        number(buf, start + 4, 1, end)
+    elif width >= 4:
+        text(buf, start, 3, 'End')
+        number(buf, start + 3, 1, end)
+    else:
+        buf[start] = FONT[ord('E') - 32]
+        number(buf, start + 1, 1, end)
+
+
+def _page(view, phase):
+    """The page of a setup or game-over screen showing in this phase."""
+    if view.get('screen') == 'over' and view.get('winner') is None:
+        return _P_TEXT
+    pages = SETUP_PAGES if view.get('screen') == 'setup' else (
+        OVER_PAGES_COLLARS if vocab.collars(view) else OVER_PAGES)
+    return pages[page(phase, len(pages))]
+
+
+_COUNT_KEY = ('', '', '', 'games', 'legs', 'collars')
+_COUNT_LETTER = ('', '', '', 'G', 'L', 'C')
 
 
 # ---- layouts ------------------------------------------------------------------------------
@@ -274,6 +316,13 @@ class _Layout:
                 self._message(view, msg, phase)
             else:
                 self._draw(view, phase)
+        self._push()
+
+    def lamp(self):
+        """Every segment lit (the power-up lamp test); the next show() redraws."""
+        buf = self.buf
+        for i in range(self.width):
+            buf[i] = 0xFF
         self._push()
 
     def _message(self, view, msg, phase):
@@ -310,192 +359,164 @@ class _Layout:
             d.deinit()
 
 
-def _marker(view, side, blink_on):
-    """True when this side's marker dp is lit: hammer steady, turn blinking."""
-    turn = view.get('turn')
-    if turn is not None:
-        return turn == side and blink_on
-    return view.get('hammer') == side
-
-
-def _frame_label(buf, p, view):
-    """'F3' in cells p, p + 1: the frame of a game with no target line (four-frame, practice)."""
-    f = _int(view.get('frame'))
-    if f <= 9:
-        buf[p] = FONT[ord('F') - 32]
-        number(buf, p + 1, 1, f)
-    else:
-        number(buf, p, 2, f)
-
-
-def _lead_is_target(view):
-    """The info view leads with the target ('t15'), or with the frame ('F3') where the game
-    has no target line."""
-    t = view.get('target')
-    return isinstance(t, int) and t > 0
-
-
-def _lead(buf, start, width, view):
-    """The info view's first token, 't15' or 'F3': its letter, then the number right-aligned
-    in the rest of the cells."""
-    if _lead_is_target(view):
-        buf[start] = FONT[ord('t') - 32]
-        number(buf, start + 1, width - 1, view.get('target'))
-    else:
-        buf[start] = FONT[ord('F') - 32]
-        number(buf, start + 1, width - 1, _int(view.get('frame')))
-
-
-def _lead_cells(view):
-    if _lead_is_target(view):
-        return 1 + ndigits(view.get('target'))
-    return 1 + ndigits(_int(view.get('frame')))
-
-
-def _end_word(buf, start, width, view):
-    """'End2' ('End 2' with room, 'E2' in two cells) from `start`, blanks after it."""
-    clear(buf, start, width)
-    end = _int(view.get('end'))
-    if width >= 5:
-        text(buf, start, 3, 'End')
-        number(buf, start + 4, 1, end)
-    elif width >= 4:
-        text(buf, start, 3, 'End')
-        number(buf, start + 3, 1, end)
-    else:
-        buf[start] = FONT[ord('E') - 32]
-        number(buf, start + 1, 1, end)
-
-
-def _info_due(view, pr, pb, phase):
-    return view.get('screen') == 'play' and not pr and not pb and info_phase(phase)
-
-
-def _frame_game(view):
-    g = view.get('game')
-    return g == 'fourframe' or g == 'practice'
-
-
-def _bed_marks(view, side):
-    beds = view.get('beds')
-    if not beds:
-        return 0
-    marks = beds.get(side)
-    cur = view.get('cursor')
-    if not marks or not isinstance(cur, int) or cur < 1 or cur > len(marks):
-        return 0
-    return _int(marks[cur - 1])
-
-
 class SidesLayout(_Layout):
-    """One module per side: red_drv shows red, blue_drv shows blue. `marker` is the digit
-    whose decimal point marks the hammer/turn (-1: the last; 1 on 4-digit clock modules,
-    whose only 'dp' is the colon on digit 1)."""
+    """One module per side: red_drv shows red, blue_drv shows blue. The hammer/turn marker is
+    the first cell of a side's module, segment d (marker=None, the default: the 4-digit clock
+    modules have no decimal points, and a dp is smaller than a segment), or the decimal point
+    of digit `marker` (-1: the last) on modules whose dp is as large as a segment."""
 
-    def __init__(self, red_drv, blue_drv, marker=-1):
+    def __init__(self, red_drv, blue_drv, marker=None):
         _Layout.__init__(self, (red_drv, blue_drv))
         self.red_drv = red_drv
         self.blue_drv = blue_drv
         self.rw = red_drv.width
         self.bw = blue_drv.width
-        self.rmark = marker if marker >= 0 else self.rw - 1
-        self.bmark = self.rw + (marker if marker >= 0 else self.bw - 1)
+        self.cell = marker is None
+        if self.cell:
+            self.rmark = 0
+            self.bmark = self.rw
+        else:
+            self.rmark = marker if marker >= 0 else self.rw - 1
+            self.bmark = self.rw + (marker if marker >= 0 else self.bw - 1)
+
+    def _mark(self, side, on):
+        if not on:
+            return
+        i = self.rmark if side == 'red' else self.bmark
+        if self.cell:
+            self.buf[i] = _BAR
+        else:
+            self.buf[i] |= _DP
 
     def _draw(self, view, phase):
         buf = self.buf
-        blink_on = (phase >> 1) & 1 == 0
+        blink_on = blink(phase)
         screen = view.get('screen')
         rw = self.rw
         bw = self.bw
-        if screen == 'setup':
-            chosen = view.get('hammer')
-            word = 'HAm'
-            if view.get('turn') is not None or chosen is None:
-                chosen = view.get('turn')
-                word = '1St'
-            text(buf, 0, rw, word if chosen == 'red' else 'SEt')
-            text(buf, rw, bw, word if chosen == 'blue' else 'SEt')
-            if chosen == 'red':
-                buf[self.rmark] |= _DP
-            elif chosen == 'blue':
-                buf[self.bmark] |= _DP
-            return
         if screen == 'menu':
             m = view.get('menu')
             text(buf, 0, rw, label(m.get('item') if m else None, rw))
             value(buf, rw, bw, m.get('value') if m else None)
             return
-        red = _int(view.get('red'))
-        blue = _int(view.get('blue'))
+        if screen == 'setup' or screen == 'over':
+            pg = _page(view, phase)
+            if pg != _P_TEXT:
+                self._page(view, pg)
+                return
+        if screen == 'setup':
+            chosen = view.get('hammer')
+            word = 'HAm'
+            if vocab.turn_game(view) or chosen is None:
+                chosen = view.get('turn')
+                word = '1St'
+            c = 1 if self.cell else 0
+            clear(buf, 0, rw + bw)
+            text(buf, c, rw - c, word if chosen == 'red' else 'SEt')
+            text(buf, rw + c, bw - c, word if chosen == 'blue' else 'SEt')
+            self._mark(chosen, True)
+            return
+        c = 1 if self.cell else 0
+        red = num(view, 'red')
+        blue = num(view, 'blue')
         if screen == 'over':
             win = view.get('winner')
-            score(buf, 0, rw, red, 0, True)
-            score(buf, rw, bw, blue, 0, True)
-            if not blink_on:
-                if win == 'red':
-                    clear(buf, 0, rw)
-                elif win == 'blue':
-                    clear(buf, rw, bw)
+            clear(buf, 0, rw + bw)
+            if blink_on or win != 'red':
+                score(buf, c, rw - c, red, 0, True)
+            if blink_on or win != 'blue':
+                score(buf, rw + c, bw - c, blue, 0, True)
             return
-        if view.get('game') == 'shovehapenny':
+        if vocab.shove(view):
             self._shove(view, blink_on)
+            return
+        pr = side_num(view, 'pending', 'red')
+        pb = side_num(view, 'pending', 'blue')
+        clear(buf, 0, rw + bw)
+        # The score keeps clear of the marker cell unless it needs the whole module ('12=2'
+        # on four digits): then the marker shows only where the score leaves its cell blank.
+        cr = 0 if _wants_cell(red, pr, rw, c) else c
+        cb = 0 if _wants_cell(blue, pb, bw, c) else c
+        score(buf, cr, rw - cr, red, pr, blink_on)
+        score(buf, rw + cb, bw - cb, blue, pb, blink_on)
+        self._mark('red', marked(view, 'red', blink_on) and buf[self.rmark] == 0)
+        self._mark('blue', marked(view, 'blue', blink_on) and buf[self.bmark] == 0)
+
+    def _page(self, view, pg):
+        buf = self.buf
+        rw = self.rw
+        bw = self.bw
+        if pg == _P_WORDS:
+            text(buf, 0, rw, vocab.winner_word(view))
+            text(buf, rw, bw, 'uuin')            # 'uu' is the seven-segment W
+        elif pg == _P_RULES:
+            _lead(buf, 0, rw, view)              # 't 15' on the red module
+            _end_word(buf, rw, bw, view)         # 'End2' on the blue one
         else:
-            pend = view.get('pending')
-            pr = _side_get(pend, 'red')
-            pb = _side_get(pend, 'blue')
-            if _info_due(view, pr, pb, phase):
-                _lead(buf, 0, rw, view)          # 't 15' on the red module
-                _end_word(buf, rw, bw, view)     # 'End2' on the blue one
-                return
-            score(buf, 0, rw, red, pr, blink_on)
-            score(buf, rw, bw, blue, pb, blink_on)
-            if _frame_game(view):
-                # Six-digit modules have room for the frame at the left: 'F3   5'.
-                if rw >= 6 and field(red, pr, rw) <= rw - 3:
-                    _frame_label(buf, 0, view)
-                if bw >= 6 and field(blue, pb, bw) <= bw - 3:
-                    _frame_label(buf, rw, view)
-        if _marker(view, 'red', blink_on):
-            buf[self.rmark] |= _DP
-        if _marker(view, 'blue', blink_on):
-            buf[self.bmark] |= _DP
+            key = _COUNT_KEY[pg]
+            letter = _COUNT_LETTER[pg]
+            counted(buf, 0, rw, letter, side_num(view, key, 'red'))
+            counted(buf, rw, bw, letter, side_num(view, key, 'blue'))
 
     def _shove(self, view, blink_on):
         buf = self.buf
         cur = view.get('cursor')
         rw = self.rw
         bw = self.bw
+        turn = view.get('turn')
+        clear(buf, 0, rw + bw)
         if isinstance(cur, int):
-            clear(buf, 0, rw + bw)
-            buf[0] = FONT[ord('b') - 32]
-            buf[rw] = buf[0]
+            b = FONT[ord('b') - 32]
+            # The turn side's 'b' blinks: the turn marker, a whole digit's size.
+            if turn != 'red' or blink_on:
+                buf[0] = b
+            if turn != 'blue' or blink_on:
+                buf[rw] = b
             number(buf, 1, 1, cur)
             number(buf, rw + 1, 1, cur)
-            number(buf, rw - 1, 1, _bed_marks(view, 'red'))
-            number(buf, rw + bw - 1, 1, _bed_marks(view, 'blue'))
+            number(buf, rw - 1, 1, vocab.bed_marks(view, 'red'))
+            number(buf, rw + bw - 1, 1, vocab.bed_marks(view, 'blue'))
         else:
-            text(buf, 0, rw, 'End')
-            text(buf, rw, bw, 'End')
+            if turn != 'red' or blink_on:
+                text(buf, 0, rw, 'End')
+            if turn != 'blue' or blink_on:
+                text(buf, rw, bw, 'End')
 
 
 class SingleLayout(_Layout):
     """One module of 4, 6 or 8 digits for both sides: red on the left half, blue on the right
-    half; the hammer/turn marker is the dp of the last digit of a side's half."""
+    half. The hammer/turn marker is the outer cell of a side's half, segment d (6 digits and
+    more; marker=None), else the dp of the last digit of a side's field."""
 
-    def __init__(self, drv):
+    def __init__(self, drv, marker=None):
         _Layout.__init__(self, (drv,))
         self.drv = drv
         self.hw = drv.width // 2
+        self.cell = marker is None and drv.width >= 6
 
     def _draw(self, view, phase):
         buf = self.buf
         w = self.width
         hw = self.hw
-        blink_on = (phase >> 1) & 1 == 0
+        blink_on = blink(phase)
         screen = view.get('screen')
+        if screen == 'menu':
+            m = view.get('menu')
+            text(buf, 0, hw, label(m.get('item') if m else None, hw))
+            vw = w - hw
+            if vw > 2:
+                vw -= 1          # a blank cell between label and value
+                buf[hw] = 0
+            value(buf, w - vw, vw, m.get('value') if m else None)
+            return
+        if screen == 'setup' or screen == 'over':
+            pg = _page(view, phase)
+            if pg != _P_TEXT:
+                self._page(view, pg, phase)
+                return
         if screen == 'setup':
             chosen = view.get('hammer')
-            if view.get('turn') is not None or chosen is None:
+            if vocab.turn_game(view) or chosen is None:
                 chosen = view.get('turn')
             text(buf, 0, hw, 'SEt' if hw >= 3 else 'St')
             clear(buf, hw, w - hw)
@@ -507,34 +528,40 @@ class SingleLayout(_Layout):
                 if blink_on:
                     buf[w - 1] |= _DP       # the choice blinks: RED/BLUE change it
             return
-        if screen == 'menu':
-            m = view.get('menu')
-            text(buf, 0, hw, label(m.get('item') if m else None, hw))
-            vw = w - hw
-            if vw > 2:
-                vw -= 1          # a blank cell between label and value
-                buf[hw] = 0
-            value(buf, w - vw, vw, m.get('value') if m else None)
-            return
-        red = _int(view.get('red'))
-        blue = _int(view.get('blue'))
+        red = num(view, 'red')
+        blue = num(view, 'blue')
         over = screen == 'over'
         if over:
             pr = 0
             pb = 0
         else:
-            pend = view.get('pending')
-            pr = _side_get(pend, 'red')
-            pb = _side_get(pend, 'blue')
-            if view.get('game') == 'shovehapenny':
+            pr = side_num(view, 'pending', 'red')
+            pb = side_num(view, 'pending', 'blue')
+            if vocab.shove(view):
                 self._shove(view, blink_on)
                 return
-            if _info_due(view, pr, pb, phase):
-                self._info(view, phase)
-                return
-        fr = field(red, pr, hw)
-        fb = field(blue, pb, w - hw)
-        if fr > hw or fb > w - hw or (w >= 6 and fr + fb >= w):
+        # Marker cells at both outer edges; a side's score keeps clear of its cell unless it
+        # needs it ('12=2' in a half of four cells), and the marker then shows only where the
+        # score leaves the cell blank. When the cells would leave no room for both sides (two
+        # 2-digit totals on 6 digits), the marker falls back to the dp.
+        c = 1 if self.cell and not over else 0
+        cr = 0 if _wants_cell(red, pr, hw, c) else c
+        cb = 0 if _wants_cell(blue, pb, w - hw, c) else c
+        fr = field(red, pr, hw - cr)
+        fb = field(blue, pb, w - hw - cb)
+        if c and (fr > hw - cr or fb > w - hw - cb or fr + fb >= w - cr - cb):
+            c = cr = cb = 0
+            fr = field(red, pr, hw)
+            fb = field(blue, pb, w - hw)
+            if fr + fb < w and fr <= hw and fb <= w - hw:
+                c = 0          # both fit without the cells
+            else:
+                c = 1          # one side at a time anyway: keep the marker cell
+                cr = cb = 1
+                fr = field(red, pr, hw - 1)
+                fb = field(blue, pb, w - hw - 1)
+        clear(buf, 0, w)
+        if fr > hw - cr or fb > w - hw - cb or (w >= 6 and fr + fb >= w - cr - cb):
             # One side at a time (no room for both, or no gap between them): its letter, then
             # its score. The side entering points stays; otherwise they alternate every 2 s.
             if pr > 0:
@@ -545,17 +572,22 @@ class SingleLayout(_Layout):
                 side = 'red' if (phase >> _ALT) & 1 == 0 else 'blue'
             red_side = side == 'red'
             buf[0] = FONT[(ord('r') if red_side else ord('b')) - 32]
-            score(buf, 1, w - 1, red if red_side else blue, pr if red_side else pb, blink_on)
+            t = red if red_side else blue
+            p = pr if red_side else pb
+            if _wants_cell(t, p, w - 1, c):
+                c = 0 if not self.cell else 2      # the score takes the cell: marker if blank
+            score(buf, 1, w - 1 - (c & 1), t, p, blink_on)
             if over and not blink_on and view.get('winner') == side:
                 clear(buf, 1, w - 1)
-            if not over and _marker(view, side, blink_on):
-                buf[w - 1] |= _DP
+            if not over and marked(view, side, blink_on):
+                if not c:
+                    buf[w - 1] |= _DP
+                elif buf[w - 1] == 0:
+                    buf[w - 1] = _BAR
             return
         # Red from the left edge, blue to the right edge: a gap between them whenever possible.
-        rlast = score(buf, 0, hw, red, pr, blink_on, True)
-        score(buf, hw, w - hw, blue, pb, blink_on)
-        if not over and w >= 8 and _frame_game(view) and fr <= hw - 2 and fb <= w - hw - 2:
-            _frame_label(buf, hw - 1, view)          # '5  F3  8'
+        rlast = score(buf, cr, hw - cr, red, pr, blink_on, True)
+        score(buf, hw, w - hw - cb, blue, pb, blink_on)
         if over:
             if not blink_on:
                 win = view.get('winner')
@@ -564,43 +596,69 @@ class SingleLayout(_Layout):
                 elif win == 'blue':
                     clear(buf, hw, w - hw)
             return
-        if _marker(view, 'red', blink_on):
-            buf[rlast] |= _DP
-        if _marker(view, 'blue', blink_on):
-            buf[w - 1] |= _DP
+        if marked(view, 'red', blink_on):
+            if not c:
+                buf[rlast] |= _DP
+            elif buf[0] == 0:
+                buf[0] = _BAR
+        if marked(view, 'blue', blink_on):
+            if not c:
+                buf[w - 1] |= _DP
+            elif buf[w - 1] == 0:
+                buf[w - 1] = _BAR
 
-    def _info(self, view, phase):
+    def _page(self, view, pg, phase):
         buf = self.buf
         w = self.width
+        hw = self.hw
         clear(buf, 0, w)
-        n = _lead_cells(view)
-        if n + 5 <= w:                           # 't15 End2'
-            _lead(buf, 0, n, view)
-            _end_word(buf, w - 4, 4, view)
-        elif n + 3 <= w:                         # 't15 E2'
-            _lead(buf, 0, n, view)
-            _end_word(buf, w - 2, 2, view)
-        elif phase % INFO_PERIOD < INFO_PERIOD - INFO_SHOW // 2:
-            _lead(buf, 0, w, view)               # 't 15', then
+        if pg == _P_WORDS:
+            name = vocab.winner_word(view)
+            if cells(name) + 5 <= w:                 # 'rEd uuin'
+                text(buf, 0, w, name)
+                text(buf, w - 4, 4, 'uuin')
+            elif (phase >> 2) & 1 == 0:              # by turns: 'rEd', then 'uuin'
+                text(buf, 0, w, name)
+            else:
+                text(buf, 0, w, 'uuin')
+        elif pg == _P_RULES:
+            n = _lead_cells(view)
+            if n + 5 <= w:                           # 't15 End2'
+                _lead(buf, 0, n, view)
+                _end_word(buf, w - 4, 4, view)
+            elif n + 3 <= w:                         # 't15 E2'
+                _lead(buf, 0, n, view)
+                _end_word(buf, w - 2, 2, view)
+            elif (phase >> 2) & 1 == 0:
+                _lead(buf, 0, w, view)               # 't 15', then
+            else:
+                _end_word(buf, 0, w, view)           # 'End2'
         else:
-            _end_word(buf, 0, w, view)           # 'End2'
+            key = _COUNT_KEY[pg]
+            letter = _COUNT_LETTER[pg]
+            counted(buf, 0, hw, letter, side_num(view, key, 'red'))
+            counted(buf, hw, w - hw, letter, side_num(view, key, 'blue'))
 
     def _shove(self, view, blink_on):
+        # The cursor bed between the sides' marks in it; the turn side's count blinks (its
+        # marker, a whole digit's size).
         buf = self.buf
         w = self.width
         cur = view.get('cursor')
+        turn = view.get('turn')
         clear(buf, 0, w)
         if isinstance(cur, int):
-            number(buf, 0, 1, _bed_marks(view, 'red'))
-            number(buf, w - 1, 1, _bed_marks(view, 'blue'))
+            if turn != 'red' or blink_on:
+                number(buf, 0, 1, vocab.bed_marks(view, 'red'))
+            if turn != 'blue' or blink_on:
+                number(buf, w - 1, 1, vocab.bed_marks(view, 'blue'))
             p = (w - 2) // 2
             buf[p] = FONT[ord('b') - 32]
             number(buf, p + 1, 1, cur)
         else:
             text(buf, (w - 3) // 2, 3, 'End')
-        turn = view.get('turn')
-        if blink_on:
-            if turn == 'red':
-                buf[0] |= _DP
-            elif turn == 'blue':
-                buf[w - 1] |= _DP
+            if blink_on:
+                if turn == 'red':
+                    buf[0] = _BAR if self.cell else _DP
+                elif turn == 'blue':
+                    buf[w - 1] = _BAR if self.cell else _DP
