@@ -63,7 +63,7 @@ def test_a_late_loop_stretches_notes_by_at_most_a_pass():
     run(clock, snd, 2000, step=5)
     want = notes(sound.WIN)
     assert [t[0] for t in pwm.tones] == [w[0] for w in want]
-    for (hz, t0, d), (_, _, wd) in zip(pwm.tones, want):
+    for (hz, _t0, d), (_, _, wd) in zip(pwm.tones, want):
         assert wd <= d < wd + 5, (hz, d, wd)
 
 
