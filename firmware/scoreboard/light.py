@@ -5,10 +5,10 @@ A light-dependent resistor divider on an ADC pin (`read_u16()`, 0..65535; `inver
 LDR is on the ground side, so that light lowers the reading). `update(now)` from the loop
 samples every SAMPLE_MS; the median of the last three samples (a flash or a shadow of one
 sample is dropped outright) goes into an integer exponential filter (each sample moves it
-1/2**SHIFT of the way: a lamp switched on is followed in two or three seconds). The filtered reading maps linearly onto the levels between `dark` and `bright`, and a
-level is left only when the reading is HYST_DIV-th of a step past its edge, so a room that
-sits at a boundary, with the ADC's noise on top, keeps one level. Integers only; no
-allocation per call.
+1/2**SHIFT of the way: a lamp switched on is followed in two or three seconds). The filtered
+reading maps linearly onto the levels between `dark` and `bright`, and a level is left only
+when the reading is a HYST_DIV-th of a step past its edge, so a room that sits at a boundary,
+with the ADC's noise on top, keeps one level. Integers only; no allocation per call.
 """
 
 from .ui.ticks import add, diff
