@@ -35,6 +35,8 @@ class RemoteKeys:
         """ring: an EdgeRing; decoder: a decoder class (NEC, EV1527) built here with our sink;
         codes: {code: button name}; release_ms: the decoder's RELEASE_MS unless given."""
         self._ring = ring
+        self.kind = None  # 'ir' or 'rf', set by remote.board
+        self.pin = None
         self.decoder = decoder(self._on_code)
         self.release_ms = decoder.RELEASE_MS if release_ms is None else release_ms
         self._split = decoder.DATA_BITS  # low 4 bits: one per fob key, they may combine
@@ -63,7 +65,10 @@ class RemoteKeys:
         return dict(self._names)
 
     def bind(self, code, name):
-        """Map `code` to a button ('RED', 'BLUE', 'OK', ...); a name of None unbinds it."""
+        """Map `code` to a button ('RED', 'BLUE', 'OK', ...); a name of None unbinds it. The
+        code may be a string, as a JSON object's keys are ('0x10EF' or '4335')."""
+        if isinstance(code, str):
+            code = int(code, 0) if code[:2] in ('0x', '0X') else int(code)
         if name is None:
             self._map.pop(code, None)
             self._names.pop(code, None)
