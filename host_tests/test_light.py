@@ -181,3 +181,32 @@ def test_update_allocates_nothing():
     finally:
         heap_unlock()
     assert light.level == 8
+
+
+def test_from_board():
+    from scoreboard import light as light_mod
+
+    class Board:
+        LIGHT = 26
+
+    class Plain:
+        pass
+
+    class Pin:
+        def __init__(self, n):
+            self.n = n
+
+    made = []
+
+    class VADC(ADC):
+        def __init__(self, pin, **kw):
+            ADC.__init__(self, pin, value=65535)
+            made.append((pin.n, kw))
+
+    class EspADC(VADC):
+        ATTN_11DB = 3
+
+    assert light_mod.from_board(Plain, VADC, Pin) is None
+    assert light_mod.from_board(Board, VADC, Pin).update(0) == 8
+    light_mod.from_board(Board, EspADC, Pin)
+    assert made == [(26, {}), (26, {'atten': 3})]

@@ -173,3 +173,28 @@ def test_playing_allocates_nothing():
     finally:
         heap_unlock()
     assert pwm.hz == sound.WIN[1][0] and pwm.duty == Sound.DUTY
+
+
+def test_from_board():
+    class Board:
+        BUZZER = 16
+
+    class Plain:
+        pass
+
+    class Pin:
+        def __init__(self, n):
+            self.n = n
+
+    clock = Clock(0)
+    PWM.default_clock = clock
+    try:
+        snd = sound.from_board(Board, PWM, Pin, on=True)
+    finally:
+        PWM.default_clock = None
+    assert sound.from_board(Plain, PWM, Pin) is None
+    assert snd.on and PWM.instances[-1].pin.n == 16
+    snd.chime(0)
+    run(clock, snd, 500)
+    assert PWM.instances[-1].tones == notes(sound.CHIME)
+    assert not sound.from_board(Board, PWM, Pin, on=False).on

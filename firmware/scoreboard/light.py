@@ -89,3 +89,13 @@ class Light:
         while k < cur and r >= self._edge(k + 1) - h:  # not far enough below it
             k += 1
         return k
+
+
+def from_board(board, ADC, Pin):
+    """The light sensor of a board file naming `LIGHT = pin` (an ADC pin), or None."""
+    n = getattr(board, 'LIGHT', None)
+    if n is None:
+        return None
+    if hasattr(ADC, 'ATTN_11DB'):  # esp32: the full 0..3.3 V range
+        return Light(ADC(Pin(n), atten=ADC.ATTN_11DB))
+    return Light(ADC(Pin(n)))

@@ -95,3 +95,11 @@ class Sound:
         else:
             self._pwm.duty_u16(0)
         self._next = add(now, ms)
+
+
+def from_board(board, PWM, Pin, on=True):
+    """The buzzer of a board file naming `BUZZER = pin`, or None without one."""
+    n = getattr(board, 'BUZZER', None)
+    if n is None:
+        return None
+    return Sound(PWM(Pin(n), freq=2000, duty_u16=0), on)

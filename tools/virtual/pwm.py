@@ -9,9 +9,17 @@ from scoreboard.ui.ticks import diff
 
 
 class PWM:
+    # The simulator sets `PWM.default_clock` (its ms clock) before the firmware builds its
+    # buzzer, and finds the buzzers built in `PWM.instances`.
+    default_clock = None
+    instances = []
+
     def __init__(self, pin=None, freq=1000, duty_u16=0, clock=None):
         self.pin = pin
+        if clock is None:
+            clock = PWM.default_clock
         self.clock = clock if clock is not None else (lambda: 0)
+        PWM.instances.append(self)
         self._freq = freq
         self._duty = 0
         self.tones = []
