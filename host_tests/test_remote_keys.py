@@ -380,3 +380,42 @@ def test_noise_on_the_pin_is_no_key():
     r.send(P.noise(0, 3000000, rng, P.RF_IDLE, 30, 900))
     r.run(3200)
     assert r.changes == [] and r.keys.presses == 0
+
+
+# --- through the controller -------------------------------------------------------------------
+
+def score_from(decoder, codes, idle, press):
+    """Setup -> start, RED x3, OK (commit), BLUE held 1.3 s (auto-repeat), OK: from a remote."""
+    from scoreboard.ui.controller import Controller
+
+    r = Rig(decoder, codes, idle)
+    ctl = Controller(0)
+    r.ges = Gestures(lambda kind, key: ctl.event(kind, key, r.now))
+    t = 100
+    for name, hold in (('OK', 0), ('RED', 0), ('RED', 0), ('RED', 0), ('OK', 0), ('BLUE', 1300),
+                       ('OK', 0)):
+        r.send(press(name, t, hold))
+        t += hold + 700
+    r.run(t + 500)
+    return ctl.view
+
+
+def test_a_frame_scored_from_an_ir_remote():
+    code = {'RED': 0x10EF, 'BLUE': 0x20DF, 'OK': 0x30CF}
+
+    def press(name, t, hold):
+        return P.nec(code[name], t0=t * 1000, repeats=hold // 108)
+
+    v = score_from(NEC, IR_CODES, P.NEC_IDLE, press)
+    # 1.3 s of BLUE held: +1 at 600 ms, then every 150 ms until released
+    assert v['screen'] == 'play' and v['red'] == 3 and 5 <= v['blue'] <= 7, v
+
+
+def test_a_frame_scored_from_an_rf_keyfob():
+    code = {'RED': 0xABCDE1, 'BLUE': 0xABCDE2, 'OK': 0xABCDE4}
+
+    def press(name, t, hold):
+        return P.ev1527(code[name], t0=t * 1000, frames=4 + hold * 1000 // (128 * 350))
+
+    v = score_from(EV1527, RF_CODES, P.RF_IDLE, press)
+    assert v['screen'] == 'play' and v['red'] == 3 and 5 <= v['blue'] <= 7, v
