@@ -419,3 +419,63 @@ def test_a_frame_scored_from_an_rf_keyfob():
 
     v = score_from(EV1527, RF_CODES, P.RF_IDLE, press)
     assert v['screen'] == 'play' and v['red'] == 3 and 5 <= v['blue'] <= 7, v
+
+
+# --- the learn round --------------------------------------------------------------------------
+
+def learn_rig():
+    from scoreboard.remote.learn import Learn
+
+    a = ir()
+    b = rf()
+    a.keys.kind = 'ir'
+    b.keys.kind = 'rf'
+    return a, b, Learn([a.keys, b.keys], ('RED', 'BLUE', 'OK'))
+
+
+def both(a, b, ms, lr):
+    got = []
+    end = a.now + ms
+    while a.now < end:
+        a.run(5)
+        b.run(5)
+        name = lr.poll()
+        if name:
+            got.append(name)
+    return got
+
+
+def test_learn_round_asks_each_button_and_binds_the_codes():
+    a, b, lr = learn_rig()
+    lr.start()
+    assert lr.button == 'RED' and not lr.done
+    a.send(P.nec(0x1111, t0=100000))
+    assert both(a, b, 800, lr) == ['RED'] and lr.button == 'BLUE'
+    a.send(P.nec(0x1111, t0=900000))  # the same key again: refused, still BLUE
+    assert both(a, b, 800, lr) == [] and lr.refused == 1 and lr.button == 'BLUE'
+    a.send(P.nec(0x2222, t0=1700000, repeats=4))  # held: one code, not several buttons
+    assert both(a, b, 1000, lr) == ['BLUE'] and lr.button == 'OK'
+    a.send(P.nec(0x3333, t0=2800000))
+    assert both(a, b, 800, lr) == ['OK'] and lr.done and lr.button is None
+    saved = lr.result()
+    assert saved['ir'] == {0x1111: 'RED', 0x2222: 'BLUE', 0x3333: 'OK'}
+    assert saved['rf'] == RF_CODES_NAMES  # untouched
+    assert 0x10EF not in a.keys.codes
+    assert a.events == [] and b.events == []  # nothing learned acted as a key
+    a.send(P.nec(0x3333, t0=a.now * 1000 + 100000))
+    a.run(800)
+    assert a.kinds() == [('TAP', 'OK')]
+
+
+def test_learn_from_either_receiver():
+    a, b, lr = learn_rig()
+    lr.start()
+    b.send(P.ev1527(0x5A5A51, t0=100000, frames=4))
+    assert both(a, b, 600, lr) == ['RED']
+    a.send(P.nec(0x2222, t0=800000))
+    assert both(a, b, 500, lr) == ['BLUE']
+    lr.cancel()
+    assert not a.keys.learning and not b.keys.learning and lr.button is None
+
+
+RF_CODES_NAMES = {0xABCDE1: 'RED', 0xABCDE2: 'BLUE', 0xABCDE4: 'OK', 0xABCDE8: 'BLUE_MINUS'}
