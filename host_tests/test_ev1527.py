@@ -144,3 +144,14 @@ def test_two_fobs_one_after_the_other():
     a = P.ev1527(0xABCDE1, frames=4)
     b = P.ev1527(0x123458, t0=P.end(a) + 100000, frames=4, base=300)
     assert decode(EV1527, a + b) == [0xABCDE1] * 2 + [0x123458] * 2
+
+
+def test_receiver_shaped_trains():
+    # A superheterodyne receiver at a weak signal: highs longer, lows shorter (or the reverse).
+    rng = P.Rng(43)
+    for skew in (-80, -40, 40, 80):
+        for code in CODES:
+            for base in (300, 350, 400):
+                train = P.skew(P.ev1527(code, frames=4, base=base, jitter_pct=8, rng=rng), IDLE,
+                               skew)
+                assert decode(EV1527, train) == [code] * 2, (skew, hex(code), base)

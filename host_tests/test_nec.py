@@ -157,3 +157,12 @@ def test_the_active_high_sense():
     inv = [(t, 1 - v) for t, v in P.nec(0x10EF, t0=100)]
     assert decode(NEC, inv, active_low=False) == [0x10EF]
     assert decode(NEC, inv) == []
+
+
+def test_receiver_shaped_trains():
+    # A VS1838B's output: marks stretched, spaces shortened by the same, plus jitter.
+    rng = P.Rng(41)
+    for skew in (-100, -50, 60, 120, 160):
+        for code in CODES:
+            train = P.skew(P.nec(code, t0=500, repeats=2, jitter_pct=8, rng=rng), IDLE, skew)
+            assert decode(NEC, train) == [code, REPEAT, REPEAT], (skew, hex(code))

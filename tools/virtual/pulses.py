@@ -230,5 +230,12 @@ def truncate(train, t_cut, idle):
     return out
 
 
+def skew(train, idle, mark_us):
+    """What a real receiver's output looks like: every mark `mark_us` longer and every space as
+    much shorter (a VS1838B stretches its low pulses by 50-150 us, a 433 MHz receiver its highs
+    at a weak signal; negative for the opposite)."""
+    return [(t + mark_us if v == idle else t, v) for t, v in train]
+
+
 def shift(train, dt):
     return [(t + dt, v) for t, v in train]
