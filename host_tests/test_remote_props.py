@@ -128,3 +128,64 @@ def test_two_ir_remotes_at_once_make_only_their_codes(a, b, offset, ra, rb, seed
     sent = (nec_expected(a), nec_expected(b), REPEAT)
     for c in decode(NEC, P.either(ta, tb, P.NEC_IDLE)):
         assert c in sent
+
+
+# --- the key adapter --------------------------------------------------------------------------
+
+def _presses(draw_list, kind):
+    from test_remote_keys import IR_CODES, RF_CODES, Rig
+    from scoreboard.ui import keys as K
+
+    codes = IR_CODES if kind == 'ir' else RF_CODES
+    by_name = {}
+    for c, n in codes.items():
+        by_name[n.upper().replace('-', '_')] = c
+    names = sorted(by_name)
+    rig = Rig(NEC if kind == 'ir' else EV1527, codes,
+              P.NEC_IDLE if kind == 'ir' else P.RF_IDLE)
+    t = 50
+    want = []
+    for which, hold, gap in draw_list:
+        name = names[which % len(names)]
+        code = by_name[name]
+        if kind == 'ir':
+            rig.send(P.nec(code, t0=t * 1000, repeats=hold // 108))
+            t += 70 + (hold // 108) * 108
+        else:
+            frames = 4 + hold * 1000 // (128 * 350)
+            rig.send(P.ev1527(code, t0=t * 1000, frames=frames))
+            t += frames * 128 * 350 // 1000
+        want.append(K.BIT(K.index(name)))
+        t += gap
+    rig.run(t + 600)
+    return rig, want
+
+
+# Gaps either short (a fob's same key again inside the release time is the same press) or
+# clearly longer than the release time.
+press_lists = st.lists(st.tuples(st.integers(0, 3), st.integers(0, 1500),
+                                 st.one_of(st.integers(0, 80), st.integers(300, 600))),
+                       min_size=1, max_size=6)
+
+
+@given(press_lists, st.sampled_from(('ir', 'rf')))
+def test_each_press_is_its_key_down_once(draws, kind):
+    # Presses of bound keys, held for a while, one after another (gaps from none at all):
+    # each makes its key go down exactly once, no other key ever goes down, and the remote
+    # ends with every key up.
+    rig, want = _presses(draws, kind)
+    downs = []
+    prev = 0
+    for _, b in rig.changes:
+        new = b & ~prev
+        if new:
+            downs.append(new)
+        prev = b
+    assert prev == 0
+    if kind == 'ir':
+        assert downs == want  # every NEC frame is a fresh press
+    else:
+        # EV1527: the same key again within the release time is one long press
+        merged = [w for i, w in enumerate(want) if i == 0 or want[i - 1] != w or
+                  draws[i - 1][2] >= 300]
+        assert downs == merged
