@@ -14,6 +14,7 @@ SECTIONS = (
     ('buttons and gestures', MP, 'tools/bench_input.py'),
     ('display drivers and layouts', MP, 'tools/bench_displays.py'),
     ('saving', MP, 'tools/bench_store.py'),
+    ('remote receivers', MP, 'tools/bench_remote.py'),
     ('the app on the virtual board', PY, 'tools/bench_app.py'),
 )
 

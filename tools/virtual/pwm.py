@@ -1,0 +1,78 @@
+"""A PWM output that records the tones it plays (host only): the virtual board's buzzer.
+
+`machine.PWM`'s calls (`freq`, `duty_u16`, `deinit`); the time comes from `clock()` (ms), so the
+record is in the loop's time. A tone sounds while the duty is above 0: each is kept as
+`(hz, start_ms, duration_ms)`; the one still sounding has duration None; one replaced within
+the millisecond it began is dropped (nothing was heard)."""
+
+from scoreboard.ui.ticks import diff
+
+
+class PWM:
+    # The simulator sets `PWM.default_clock` (its ms clock) before the firmware builds its
+    # buzzer, and finds the buzzers built in `PWM.instances`.
+    default_clock = None
+    instances = []
+
+    def __init__(self, pin=None, freq=1000, duty_u16=0, clock=None):
+        self.pin = pin
+        if clock is None:
+            clock = PWM.default_clock
+        self.clock = clock if clock is not None else (lambda: 0)
+        PWM.instances.append(self)
+        self._freq = freq
+        self._duty = 0
+        self.tones = []
+        self.duty_u16(duty_u16)
+
+    def _sounding(self):
+        return self._duty > 0 and self._freq > 0
+
+    def _close(self, now):
+        if self.tones and self.tones[-1][2] is None:
+            hz, t0, _ = self.tones[-1]
+            d = diff(now, t0)
+            if d:
+                self.tones[-1] = (hz, t0, d)
+            else:  # replaced in the same ms: nothing was heard
+                self.tones.pop()
+
+    def _open(self, now):
+        if self._sounding():
+            self.tones.append((self._freq, now, None))
+
+    def freq(self, hz=None):
+        if hz is None:
+            return self._freq
+        if hz != self._freq:
+            now = self.clock()
+            self._close(now)
+            self._freq = hz
+            self._open(now)
+        return None
+
+    def duty_u16(self, d=None):
+        if d is None:
+            return self._duty
+        was = self._sounding()
+        self._duty = d
+        if was != self._sounding():
+            now = self.clock()
+            if was:
+                self._close(now)
+            else:
+                self._open(now)
+        return None
+
+    def deinit(self):
+        self.duty_u16(0)
+
+    @property
+    def last_tone(self):
+        """The last tone (hz, start, duration or None while it sounds), or None."""
+        return self.tones[-1] if self.tones else None
+
+    @property
+    def sounding(self):
+        """The frequency sounding now, or 0."""
+        return self._freq if self._sounding() else 0
