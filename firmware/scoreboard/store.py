@@ -5,8 +5,40 @@
 #   magic b'SBst' | version u16 | header size u16 | sequence u32 | payload length u32 | crc32 u32
 # all little-endian; the CRC covers the first 16 header bytes and the payload, so a torn header
 # (a wrong sequence number, a wrong length) is caught as well as a torn payload.
-# No rename is used: on FAT a rename over an existing file is not atomic. A save only ever
-# truncates and rewrites the slot that does not hold the newest good state.
+# No rename is used: on FAT a rename over an existing file is not atomic. A save truncates and
+# rewrites one slot: it writes the header with the magic b'SBwr' first, streams the payload,
+# and puts the real header in last. A slot a power cut interrupted is therefore empty (the
+# truncation reached the flash, nothing else did) or starts with b'SBwr': boot ignores such a
+# slot quietly (it is what a cut leaves, not damage); every other bad slot is reported.
+#
+# The contract (the controller relies on it):
+# - save(state) returns True when the state is on flash (or the newest slot holds it already:
+#   then nothing is written), False when not, with self.problem the reason for the display
+#   ('flash full', 'flash error'); after a good save self.problem is None. A failed save
+#   changes nothing the store relies on: the next save tries again.
+# - load(check=None) returns the newest usable state or None; self.message is what the boot
+#   should say about the slots (None when all is well). check(state) raises when the caller
+#   cannot use a state: that slot is then damaged, and load falls back to the other.
+#
+# Which slot a save writes (the safe behaviour, in order):
+# 1. Never the slot that could not be read (os.stat, open or read raised something other than
+#    "no such file"): it may hold the only good copy of the game. Each save looks at such a
+#    slot again, and once it reads it is judged like any other.
+# 2. Never the slot holding the newest good state while the other slot can take the save. A
+#    damaged or unusable slot is not good: the next save goes there, so the older good state
+#    is kept until a newer one is safely beside it.
+# 3. The one exception to 2: when the other slot cannot even be opened for writing (a
+#    directory where the file should be, a file the filesystem refuses to open) the save
+#    rewrites the newest slot. Without it nothing would be saved again; the cost is that a cut
+#    during such a save loses the state. The stuck slot is tried first at every save.
+# 4. If 1 leaves no slot (the other slot holds the only good copy, or both could not be read),
+#    the save is refused: False, problem 'flash error'; nothing is overwritten.
+# A save's sequence number is one past the newest seen, so it wins at the next boot; a slot
+# that could not be read has no known number, and may win instead if it reads then.
+#
+# Size: the payload is streamed into the file as it is made and streamed out of it when read,
+# so no block of its size is ever needed and a state of any length a game reaches (10,000
+# frames and more) is saved and loaded; only the flash's free space bounds it.
 import io
 import json
 import os
@@ -21,32 +53,52 @@ except ImportError:
         return x
 
 MAGIC = b'SBst'
+WRITING = b'SBwr'  # the magic while a save is writing the slot
 VERSION = const(1)
 HEADER = '<4sHHIII'
 HEADER_SIZE = const(20)
-MAX_PAYLOAD = const(8192)  # a 100-frame game is under 4 KB; a larger file is never read
 SEQ_MASK = const(0x3FFFFFFF)  # 30 bits: a small int on every port, so no long-int allocation
 _HALF = const(0x20000000)
-_CHUNK = const(256)  # piece size when a slot is checked without being parsed
+_CHUNK = const(256)  # piece size when a slot is read
 SLOTS = ('state_a.bin', 'state_b.bin')
 # This version writes no temporary file; names of this shape (left by a tool or an older
 # layout) are ours, and load() removes them so they never eat the flash.
 TMP_PREFIX = 'state'
 TMP_SUFFIX = '.tmp'
 
+# boot messages (self.message)
 DAMAGED = 'state file damaged'
 FOREIGN = 'foreign state file'
-TOO_LARGE = 'state file too large'
 NEWER = 'unknown state version'
 UNREADABLE = 'state file unreadable'
-SAVE_FAILED = 'save failed'
-STATE_TOO_LARGE = 'state too large to save'
+# save problems (self.problem)
+FULL = 'flash full'
+FLASH_ERROR = 'flash error'
+
+ENOENT = const(2)
+EIO = const(5)
+ENOSPC = const(28)
+
+# what load() and save() know of a slot
+_UNSEEN = const(0)  # not looked at yet
+_EMPTY = const(1)  # no file
+_GOOD = const(2)  # header and CRC check out (and check() accepted it, when it was loaded)
+_BAD = const(3)  # damaged, foreign, interrupted or unusable: may be overwritten
+_UNREAD = const(4)  # could not be read: never overwritten (rule 1)
+_CUT = 'cut'  # what _look() says of a slot a cut left half-written: nothing
 
 
 def newer(a, b):
     # sequence numbers wrap at SEQ_MASK: a is newer than b if it is less than half a lap ahead
     d = (a - b) & SEQ_MASK
     return 0 < d <= _HALF
+
+
+def _errno(e):
+    n = getattr(e, 'errno', None)
+    if n is None and e.args:
+        n = e.args[0]
+    return n
 
 
 def _compact():
@@ -61,48 +113,80 @@ def _compact():
 _JSON = _compact()
 
 
-# A save builds its payload in one block when the heap has one (fast: the whole JSON at C
-# speed). On a long-running, fragmented heap a 100-frame game's kilobyte may not be there in
-# one piece; the save then streams the JSON instead and needs no block at all. Tests switch
-# the fast way off to run the streamed one.
-_ONE_BLOCK = True
+# A save streams the state's JSON (json.dump into a _Sink) and needs no block of the payload's
+# size. _ONE_BLOCK makes it build the JSON in one piece instead (json.dumps: fewer calls, one
+# allocation of the payload's size, and back to streaming where the heap has no such block);
+# tests run both ways.
+_ONE_BLOCK = False
 # A port without user streams (io.IOBase) can only build the string.
 _STREAMS = hasattr(io, 'IOBase')
 
 
 class _Sink(io.IOBase if _STREAMS else object):  # type: ignore[misc]
-    # Where json.dump writes a state: counts the bytes, carries the CRC on, and passes them to
-    # the file when there is one. MicroPython's json.dump hands each piece over without
-    # allocating.
-    def __init__(self, f, crc):
+    # Where json.dump writes a state: counts the bytes, carries two CRCs on (the slot's, from
+    # the header, and the payload's own), and passes the bytes to the file when there is one.
+    # MicroPython's json.dump hands each piece over without allocating.
+    def __init__(self):
+        self.f = None
+        self.n = 0
+        self.crc = 0
+        self.pcrc = 0
+        self.short = False
+
+    def start(self, f, crc):
         self.f = f
         self.n = 0
         self.crc = crc
+        self.pcrc = 0
         self.short = False
+        return self
 
     def write(self, b):
         if isinstance(b, str):  # CPython's json writes str
             b = b.encode()
         k = len(b)
         self.n += k
-        self.crc = crc32(b, self.crc)
-        if self.f is not None and self.f.write(b) != k:
-            self.short = True  # a full filesystem may take fewer bytes without raising
+        self.pcrc = crc32(b, self.pcrc)
+        if self.f is not None:
+            self.crc = crc32(b, self.crc)
+            if self.f.write(b) != k:
+                self.short = True  # a full filesystem may take fewer bytes without raising
         return k
 
 
+class _Same(io.IOBase if _STREAMS else object):  # type: ignore[misc]
+    # Compares a state's JSON, as json.dump writes it, with the bytes of an open file.
+    def __init__(self, f):
+        self.f = f
+        self.same = True
+
+    def write(self, b):
+        if isinstance(b, str):
+            b = b.encode()
+        if self.same and self.f.read(len(b)) != b:
+            self.same = False
+        return len(b)
+
+
+_sink = _Sink()
+
+
 def _stream(state, f=None, crc=0):
-    # The state's JSON through a _Sink: (length, CRC carried on from crc, short write?)
-    out = _Sink(f, crc)
-    if _STREAMS:
-        json.dump(state, out, **_JSON)
-    else:
-        out.write(json.dumps(state, **_JSON))
-    return out.n, out.crc & 0xFFFFFFFF, out.short
+    # The state's JSON through the sink, into file f if given: (length, the payload's own CRC,
+    # the CRC carried on from crc (with a file), short write?)
+    out = _sink.start(f, crc)
+    try:
+        if _STREAMS:
+            json.dump(state, out, **_JSON)
+        else:
+            out.write(json.dumps(state, **_JSON))
+    finally:
+        out.f = None  # never keep a file alive
+    return out.n, out.pcrc & 0xFFFFFFFF, out.crc & 0xFFFFFFFF, out.short
 
 
 def _one_block(state):
-    # The payload as one bytes object, or None where the heap has no block for it
+    # The payload as one bytes object, or None (streamed then)
     if _ONE_BLOCK:
         try:
             return json.dumps(state, **_JSON).encode()
@@ -125,14 +209,23 @@ def join(root, name):
     return root + '/' + name
 
 
+class _Unusable(Exception):
+    pass
+
+
 class Store:
     def __init__(self, root=''):
         self.root = root
-        self.message = None  # None, or what load() ignored / why save() failed
-        self.written = 0  # bytes the last save wrote to its slot file (header + payload)
-        self._seq = None  # sequence number of the newest good state, None: none
-        self._slot = -1  # the slot holding it
-        self._known = False  # False until the slots were looked at
+        self.message = None  # what load() found wrong with the slots, or None
+        self.problem = None  # why the last save failed, or None
+        self.written = 0  # bytes the last save wrote to its slot file (0: none written)
+        self._st = [_UNSEEN, _UNSEEN]
+        self._seq = [0, 0]  # sequence number of a _GOOD slot
+        self._len = [0, 0]  # its payload length
+        self._pcrc = [0, 0]  # the CRC of its payload alone (a save of the same state skips)
+        self._stuck = [False, False]  # the slot could not be opened for writing
+        self._hdr = bytearray(HEADER_SIZE)
+        self._buf = bytearray(_CHUNK)
 
     def path(self, name):
         return join(self.root, name)
@@ -142,99 +235,107 @@ class Store:
             self.message = text
 
     # -- reading --------------------------------------------------------------------------
-    def _head(self, i):
-        # (seq, length, crc, header prefix) of slot i if its header is sound, else None
+    def _look(self, i, quiet=False):
+        # Judges slot i by its header and CRC (the payload read in small pieces, not parsed);
+        # sets self._st[i] and, for a good slot, its sequence, length and payload CRC. Says
+        # what it found wrong unless quiet.
+        st = self._st
         p = self.path(SLOTS[i])
         try:
-            size = os.stat(p)[6]
-        except OSError:
-            return None  # no such slot: normal before the second save
-        if size < HEADER_SIZE:
-            self._note(DAMAGED)
-            return None
+            s = os.stat(p)
+        except OSError as e:
+            if _errno(e) == ENOENT:
+                st[i] = _EMPTY
+            else:
+                st[i] = _UNREAD
+                if not quiet:
+                    self._note(UNREADABLE)
+            return
+        st[i] = _BAD
+        if s[0] & 0x4000:  # a directory where the slot should be
+            if not quiet:
+                self._note(FOREIGN)
+            return
+        size = s[6]
+        if size == 0:
+            return  # a save truncated it and was cut: expected, not damage
+        why = None
         try:
             with open(p, 'rb') as f:
                 h = f.read(HEADER_SIZE)
+                if len(h) != HEADER_SIZE:
+                    why = DAMAGED
+                else:
+                    why = self._check_head(i, h, size)
+                    if why is None:
+                        why = self._check_body(i, f, h)
         except OSError:
-            self._note(UNREADABLE)
-            return None
-        if len(h) != HEADER_SIZE:
-            self._note(DAMAGED)
-            return None
-        magic, version, hsize, seq, length, crc = struct.unpack(HEADER, h)
-        if magic != MAGIC:
-            self._note(FOREIGN)
-            return None
-        if version != VERSION or hsize != HEADER_SIZE:
-            self._note(NEWER)
-            return None
-        if length > MAX_PAYLOAD or size > HEADER_SIZE + MAX_PAYLOAD:
-            self._note(TOO_LARGE)
-            return None
-        if size != HEADER_SIZE + length or seq > SEQ_MASK:
-            self._note(DAMAGED)
-            return None
-        return seq, length, crc, h[:16]
+            st[i] = _UNREAD
+            why = UNREADABLE
+        if why is not None:
+            if st[i] != _UNREAD:
+                st[i] = _BAD
+            if why is not _CUT and not quiet:
+                self._note(why)
+        else:
+            st[i] = _GOOD
 
-    def _body(self, i, length, crc, prefix, parse):
-        # The payload of slot i if its CRC matches (parsed if asked), else None. Unparsed, the
-        # CRC is taken in small pieces: save() can check a slot without the payload's RAM.
-        buf = bytearray(length if parse else min(length, _CHUNK))
-        c = crc32(prefix)
+    def _check_head(self, i, h, size):
+        magic, version, hsize, seq, length, crc = struct.unpack(HEADER, h)
+        if magic == WRITING:
+            return _CUT  # a save that a cut interrupted
+        if magic != MAGIC:
+            return FOREIGN
+        if version != VERSION or hsize != HEADER_SIZE:
+            return NEWER
+        if size != HEADER_SIZE + length or seq > SEQ_MASK:
+            return DAMAGED
+        self._seq[i] = seq
+        self._len[i] = length
+        return None
+
+    def _check_body(self, i, f, h):
+        # the payload's CRC, in pieces of the reused buffer
+        length = self._len[i]
+        buf = self._buf
+        mv = memoryview(buf)
+        c = crc32(memoryview(h)[:16])
+        pc = 0
         n = 0
+        while n < length:
+            k = f.readinto(mv[:min(len(buf), length - n)])
+            if not k:
+                break
+            c = crc32(mv[:k], c)
+            pc = crc32(mv[:k], pc)
+            n += k
+        if n != length or (c & 0xFFFFFFFF) != struct.unpack('<I', h[16:])[0]:
+            return DAMAGED
+        self._pcrc[i] = pc & 0xFFFFFFFF
+        return None
+
+    def _parse(self, i):
+        # The state in good slot i, streamed out of the file (no block of its size)
         try:
             with open(self.path(SLOTS[i]), 'rb') as f:
                 f.seek(HEADER_SIZE)
-                if parse:
-                    n = f.readinto(buf) if length else 0
-                    c = crc32(buf, c)
-                else:
-                    mv = memoryview(buf)
-                    while n < length:
-                        k = f.readinto(mv[:min(len(buf), length - n)])
-                        if not k:
-                            break
-                        c = crc32(mv[:k], c)
-                        n += k
-        except OSError:
-            self._note(UNREADABLE)
-            return None
-        if n != length or (c & 0xFFFFFFFF) != crc:
-            self._note(DAMAGED)
-            return None
-        if not parse:
-            return True
-        try:
-            state = json.loads(buf)
+                return json.load(f)
         except MemoryError:
             raise  # not the file's fault: load() says so and leaves the slots alone
+        except OSError:
+            self._st[i] = _UNREAD
+            self._note(UNREADABLE)
         except Exception:  # a CRC-clean payload that is not JSON: written by something else
-            state = None
-        if not isinstance(state, dict):
-            self._note(DAMAGED)
-            return None
-        return state
+            pass
+        return _Unusable
 
-    def _newest(self, parse):
-        heads = []
-        for i in (0, 1):
-            h = self._head(i)
-            if h is not None:
-                heads.append((i, h))
-        if len(heads) == 2 and newer(heads[1][1][0], heads[0][1][0]):
-            heads.reverse()
-        for i, h in heads:
-            seq, length, crc, prefix = h
-            got = self._body(i, length, crc, prefix, parse)
-            if got is not None:
-                self._seq = seq
-                self._slot = i
-                self._known = True
-                return got
-        self._seq = None
-        self._slot = -1
-        self._known = True
-        return None
+    def _order(self):
+        # the good slots, newest first
+        st, seq = self._st, self._seq
+        good = [i for i in (0, 1) if st[i] == _GOOD]
+        if len(good) == 2 and newer(seq[1], seq[0]):
+            good.reverse()
+        return good
 
     def _sweep_temp(self):
         try:
@@ -248,76 +349,159 @@ class Store:
                 except OSError:
                     pass
 
-    def load(self):
-        # The newest valid state dict, or None. Never raises for bad data or a broken
-        # filesystem; what was ignored is left in self.message.
+    def load(self, check=None):
+        # The newest usable state dict, or None. Never raises for bad data or a broken
+        # filesystem; what was ignored is left in self.message. check(state), when given,
+        # raises if the caller cannot use state: the slot counts as damaged (and the next save
+        # goes there, never over the older good slot).
         self.message = None
         try:
             self._sweep_temp()
-            return self._newest(True)
-        except (OSError, MemoryError):
-            # not the data's fault: leave the slots as they are, and let save() look again
-            # (in small pieces) before it picks the slot to overwrite
+            self._look(0)
+            self._look(1)
+            for i in self._order():
+                state = self._parse(i)
+                if state is not _Unusable and isinstance(state, dict):
+                    if check is None:
+                        return state
+                    try:
+                        check(state)
+                        return state
+                    except MemoryError:
+                        raise
+                    except Exception:
+                        pass
+                if self._st[i] == _GOOD:
+                    self._st[i] = _BAD
+                    self._note(DAMAGED)
+            return None
+        except MemoryError:
+            # not the data's fault: the slots stay as they are; what could not be loaded is
+            # treated as unreadable, so no save overwrites it while it may be the only copy
             self._note(UNREADABLE)
-            self._known = False
+            for i in (0, 1):
+                if self._st[i] == _GOOD:
+                    self._st[i] = _UNREAD
+            return None
+        except OSError:
+            self._note(UNREADABLE)
             return None
 
     # -- writing --------------------------------------------------------------------------
+    def _fail(self, e):
+        self.problem = FULL if _errno(e) == ENOSPC else FLASH_ERROR
+        self.written = 0
+        return False
+
     def save(self, state):
-        # Writes state into the slot not holding the newest good state; returns the bytes
-        # written (also in self.written), or 0 with self.message set if the filesystem
-        # refused. Without a block for the payload, the JSON is streamed three times (its
-        # length; its CRC, which covers the header first; the file). The state must be
-        # JSON-able: CPython raises TypeError before any file is touched; MicroPython's json
-        # writes an object's repr, which load() rejects as damaged (falling back to the state
-        # before).
+        # Puts state on flash (see the header comment for which slot); True when it is there,
+        # else False with self.problem set. The state must be JSON-able: CPython raises
+        # TypeError before any file is touched; MicroPython's json writes an object's repr,
+        # which load() rejects as damaged (falling back to the state before).
+        st = self._st
+        for i in (0, 1):
+            if st[i] == _UNSEEN or st[i] == _UNREAD:
+                self._look(i, True)
         payload = _one_block(state)
-        length = len(payload) if payload is not None else _stream(state)[0]
-        if length > MAX_PAYLOAD:
-            self.message = STATE_TOO_LARGE
+        if payload is not None:
+            length = len(payload)
+            pcrc = crc32(payload) & 0xFFFFFFFF
+        else:
+            length, pcrc = _stream(state)[:2]
+        good = self._order()
+        if good:
+            g = good[0]
+            if self._len[g] == length and self._pcrc[g] == pcrc and self._same(g, state, payload):
+                self.problem = None
+                self.written = 0
+                return True
+            seq = (self._seq[g] + 1) & SEQ_MASK
+            other = 1 - g
+            if st[other] == _UNREAD:
+                targets = ()  # rule 4: the other slot may hold the only good copy
+            elif self._stuck[other]:
+                targets = (other, g)  # rule 3
+            else:
+                targets = (other,)
+        else:
+            seq = 0
+            targets = [i for i in (0, 1) if st[i] != _UNREAD]
+            if len(targets) == 2 and self._stuck[0] and not self._stuck[1]:
+                targets.reverse()
+        if not targets:
+            self.problem = FLASH_ERROR
             self.written = 0
-            return 0
-        if not self._known:
+            return False
+        err = None
+        for t in targets:
             try:
-                self._newest(False)
-            except OSError:
-                self._seq = None
-                self._slot = -1
-        seq = 0 if self._seq is None else (self._seq + 1) & SEQ_MASK
-        slot = 1 if self._slot == 0 else 0
-        hdr = bytearray(HEADER_SIZE)
-        struct.pack_into(HEADER, hdr, 0, MAGIC, VERSION, HEADER_SIZE, seq, length, 0)
+                f = open(self.path(SLOTS[t]), 'wb')
+            except OSError as e:
+                if _errno(e) == ENOSPC:
+                    return self._fail(e)
+                self._stuck[t] = True  # a directory there, or refused: try the other slot
+                err = e
+                continue
+            self._stuck[t] = False
+            st[t] = _BAD  # truncated: whatever it held is gone
+            try:
+                with f:
+                    self._write(f, state, payload, seq, length, pcrc)
+            except OSError as e:
+                return self._fail(e)
+            st[t] = _GOOD
+            self._seq[t] = seq
+            self._len[t] = length
+            self._pcrc[t] = pcrc
+            self.problem = None
+            self.written = HEADER_SIZE + length
+            return True
+        return self._fail(err)
+
+    def _write(self, f, state, payload, seq, length, pcrc):
+        hdr = self._hdr
+        struct.pack_into(HEADER, hdr, 0, WRITING, VERSION, HEADER_SIZE, seq, length, 0)
+        if f.write(hdr) != HEADER_SIZE:
+            raise OSError(ENOSPC)  # a full filesystem may take fewer bytes without raising
+        hdr[:4] = MAGIC
         start = crc32(memoryview(hdr)[:16])
         if payload is not None:
+            if f.write(payload) != length:
+                raise OSError(ENOSPC)
             crc = crc32(payload, start) & 0xFFFFFFFF
         else:
-            crc = _stream(state, None, start)[1]
+            n, pc, crc, short = _stream(state, f, start)
+            if short:
+                raise OSError(ENOSPC)
+            if n != length or pc != pcrc:
+                raise OSError(EIO)  # the state changed while it was written: not kept
         struct.pack_into('<I', hdr, 16, crc)
+        f.seek(0)
+        if f.write(hdr) != HEADER_SIZE:
+            raise OSError(ENOSPC)
+
+    def _same(self, i, state, payload):
+        # True if good slot i's payload is byte for byte the JSON of state
         try:
-            with open(self.path(SLOTS[slot]), 'wb') as f:
-                # a full filesystem may take fewer bytes without raising
-                if f.write(hdr) != HEADER_SIZE:
-                    raise OSError(28)  # ENOSPC
+            with open(self.path(SLOTS[i]), 'rb') as f:
+                f.seek(HEADER_SIZE)
                 if payload is not None:
-                    if f.write(payload) != length:
-                        raise OSError(28)
+                    k = 0
+                    buf = self._buf
+                    while k < len(payload):
+                        n = f.readinto(buf)
+                        if not n or buf[:n] != payload[k:k + n]:
+                            return False
+                        k += n
+                    return True
+                out = _Same(f)
+                if _STREAMS:
+                    json.dump(state, out, **_JSON)
                 else:
-                    n, c, short = _stream(state, f, start)
-                    if short:
-                        raise OSError(28)
-                    if n != length or c != crc:
-                        raise OSError(5)  # EIO: the state changed while it was written
+                    out.write(json.dumps(state, **_JSON))
+                return out.same and not f.read(1)
         except OSError:
-            # that slot is now unknown; the newest good state is still where it was
-            self.message = SAVE_FAILED
-            self.written = 0
-            return 0
-        self._seq = seq
-        self._slot = slot
-        self.written = HEADER_SIZE + length
-        if self.message in (SAVE_FAILED, STATE_TOO_LARGE):
-            self.message = None
-        return self.written
+            return False
 
     def clear(self):
         # Remove our files (both slots and any temp file); never raises.
@@ -327,6 +511,5 @@ class Store:
             except OSError:
                 pass
         self._sweep_temp()
-        self._seq = None
-        self._slot = -1
-        self._known = True
+        self._st = [_UNSEEN, _UNSEEN]
+        self._stuck = [False, False]
