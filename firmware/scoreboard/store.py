@@ -33,6 +33,10 @@
 #    during such a save loses the state. The stuck slot is tried first at every save.
 # 4. If 1 leaves no slot (the other slot holds the only good copy, or both could not be read),
 #    the save is refused: False, problem 'flash error'; nothing is overwritten.
+# 5. After KEEP failed writes in one boot no more are tried (see KEEP below: a block device
+#    that raises can leave littlefs one save away from a hang): False, 'flash error'.
+# Play goes on while saves fail: the entries stay in RAM, the controller shows 'not saved'
+# and the problem, and every later save (one per committed entry) tries again.
 # A save's sequence number is one past the newest seen, so it wins at the next boot; a slot
 # that could not be read has no known number, and may win instead if it reads then.
 #
@@ -207,6 +211,16 @@ def join(root, name):
     if root[-1] == '/':
         return root + name
     return root + '/' + name
+
+
+# A block device whose writeblocks raises (esp32.Partition does, on a flash error) throws
+# the exception straight through littlefs, which then still lists the file being written among
+# its open files. If that file object were freed, its memory reused, a later littlefs call
+# walks the list into it: a save that never returns (or a crash). So a file whose save failed
+# is kept here for the rest of the boot; after KEEP such failures the store stops writing
+# (problem 'flash error') until the board restarts, rather than walk into that hang.
+KEEP = const(8)
+_kept = []
 
 
 class _Unusable(Exception):
@@ -419,16 +433,14 @@ class Store:
             other = 1 - g
             if st[other] == _UNREAD:
                 targets = ()  # rule 4: the other slot may hold the only good copy
-            elif self._stuck[other]:
-                targets = (other, g)  # rule 3
             else:
-                targets = (other,)
+                targets = (other, g)  # g only if other cannot be opened (rule 3)
         else:
             seq = 0
             targets = [i for i in (0, 1) if st[i] != _UNREAD]
             if len(targets) == 2 and self._stuck[0] and not self._stuck[1]:
                 targets.reverse()
-        if not targets:
+        if not targets or len(_kept) >= KEEP:
             self.problem = FLASH_ERROR
             self.written = 0
             return False
@@ -448,6 +460,8 @@ class Store:
                 with f:
                     self._write(f, state, payload, seq, length, pcrc)
             except OSError as e:
+                if _errno(e) != ENOSPC:  # littlefs's own error: it let go of the file
+                    _kept.append(f)  # see KEEP: never let littlefs lose this file's memory
                 return self._fail(e)
             st[t] = _GOOD
             self._seq[t] = seq
