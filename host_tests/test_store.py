@@ -416,7 +416,7 @@ def _saved_bytes(state, one_block=True, streams=True):
         assert s.save(state) is True
         n = s.written
     finally:
-        store._ONE_BLOCK, store._STREAMS = False, True
+        store._ONE_BLOCK, store._STREAMS = True, True
     b = read_bytes(slot_file(root, 0))
     assert n == len(b)
     assert Store(root).load() == state
@@ -477,6 +477,6 @@ def test_a_state_that_changes_while_written_is_not_kept():
         assert s.save(game_state(50)) is False and s.problem == store.FLASH_ERROR
     finally:
         store._stream = real
-        store._ONE_BLOCK = False
+        store._ONE_BLOCK = True
     assert calls == [False, True]
     assert Store(root).load() == newest

@@ -27,6 +27,7 @@ def _flash():
 
 
 _gate = [None]
+_graveyard = []
 
 
 def _boot(dev, kind):
@@ -47,12 +48,10 @@ def _done():
     _flash().umount(MNT)
     if _gate[0] is not None:
         _gate[0].shut()
-    # the files a failed save kept (store.KEEP) belong to mounts that are gone now
-    for f in store._kept:
-        try:
-            f.close()
-        except OSError:
-            pass
+    # The files a failed save kept (store.KEEP) belong to a mount that is gone now; the next
+    # test starts with none kept, but they stay alive here: freed, littlefs could still walk
+    # into them from a finaliser (closing one through a shut gate raises again).
+    _graveyard.extend(store._kept)
     store._kept[:] = []
     gc.collect()
 
@@ -415,27 +414,36 @@ def raising_grid():
     # and once it heals the saves succeed again. Run in a subprocess: a hang is a timeout.
     flash = _flash()
     scenarios = failed = 0
-    for count in (1, 3, 1000):
-        for frames in (5, 60):
-            for skip in (0, 1, 2, 3, 5, 8, 13):
-                dev = flash.fault_device('lfs')
-                st = _boot(dev, 'lfs')
-                st.load()
-                for f in range(frames):
-                    st.save(game_state(f))
-                dev.fail_writes(count, skip, 'raise')
-                for f in range(frames, frames + 12):
-                    if not st.save(game_state(f)):
-                        assert st.problem == store.FLASH_ERROR
-                        failed += 1
-                dev.heal()
-                if len(store._kept) < store.KEEP:
-                    assert st.save(game_state(99)) is True
-                    assert _boot(dev.clone(), 'lfs').load() == game_state(99)
-                scenarios += 1
-                _done()
+    for one_block, count, frames, skip in _grid():
+        store._ONE_BLOCK = one_block
+        dev = flash.fault_device('lfs')
+        st = _boot(dev, 'lfs')
+        st.load()
+        for f in range(frames):
+            st.save(game_state(f))
+        dev.fail_writes(count, skip, 'raise')
+        for f in range(frames, frames + 12):
+            if not st.save(game_state(f)):
+                assert st.problem == store.FLASH_ERROR
+                failed += 1
+        dev.heal()
+        if len(store._kept) < store.KEEP:
+            assert st.save(game_state(99)) is True
+            assert _boot(dev.clone(), 'lfs').load() == game_state(99)
+        scenarios += 1
+        _done()
+    store._ONE_BLOCK = True
     print('raising grid: %d scenarios, %d saves failed, every save returned'
           % (scenarios, failed))
+
+
+def _grid():
+    # (one-block save?, failing writes, frames saved before, writes before the failures)
+    for one_block in (True, False):
+        for count in (1, 3, 1000):
+            for frames in (5, 60):
+                for skip in (0, 1, 2, 3, 5, 8, 13):
+                    yield one_block, count, frames, skip
 
 
 def test_raising_device_never_hangs_a_save():

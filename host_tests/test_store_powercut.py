@@ -254,20 +254,20 @@ def _fill(root):
     return n
 
 
-def test_power_cut_in_one_block_saves():
-    # the saves that build the payload in one block (json.dumps) instead of streaming the
-    # JSON into the file (the default): every write of every tenth save, on both filesystems
+def test_power_cut_in_streamed_saves():
+    # the saves a fragmented heap makes (the JSON streamed into the file, no payload block):
+    # every write of every tenth save, on both filesystems
     if not _have_vfs():
         return
-    store._ONE_BLOCK = True
+    store._ONE_BLOCK = False
     try:
         for kind in KINDS:
             p, n = sweep_by_cut(kind, list(range(0, 101, 10)))
-            print('store sweep %s one-block saves: %d cut points, %d gave the new state'
+            print('store sweep %s streamed saves: %d cut points, %d gave the new state'
                   % (kind, p, n))
             assert p >= 11 * 2 and n > 0
     finally:
-        store._ONE_BLOCK = False
+        store._ONE_BLOCK = True
 
 
 def test_full_filesystem_keeps_the_last_state():
@@ -278,7 +278,7 @@ def test_full_filesystem_keeps_the_last_state():
         try:
             _full_filesystem()
         finally:
-            store._ONE_BLOCK = False
+            store._ONE_BLOCK = True
 
 
 def _full_filesystem():

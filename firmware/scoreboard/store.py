@@ -6,10 +6,13 @@
 # all little-endian; the CRC covers the first 16 header bytes and the payload, so a torn header
 # (a wrong sequence number, a wrong length) is caught as well as a torn payload.
 # No rename is used: on FAT a rename over an existing file is not atomic. A save truncates and
-# rewrites one slot: it writes the header with the magic b'SBwr' first, streams the payload,
-# and puts the real header in last. A slot a power cut interrupted is therefore empty (the
-# truncation reached the flash, nothing else did) or starts with b'SBwr': boot ignores such a
-# slot quietly (it is what a cut leaves, not damage); every other bad slot is reported.
+# rewrites one slot, in order. What a power cut during a save leaves of that slot: on littlefs
+# the slot as it was (a file changes only when it is closed) or, at the first save, an empty
+# file; on FAT an empty file (its size reaches the directory only when it is closed); and
+# where the save streams (see _ONE_BLOCK) a file whose magic is still b'SBwr', the real header
+# being written last. Boot passes over such a slot quietly: it is what a cut leaves, not damage
+# (the sweeps in test_store_powercut.py check it at every block write). Every other bad slot
+# is reported: a bit flip, a truncated or lengthened file, a foreign or unusable one.
 #
 # The contract (the controller relies on it):
 # - save(state) returns True when the state is on flash (or the newest slot holds it already:
@@ -117,11 +120,14 @@ def _compact():
 _JSON = _compact()
 
 
-# A save streams the state's JSON (json.dump into a _Sink) and needs no block of the payload's
-# size. _ONE_BLOCK makes it build the JSON in one piece instead (json.dumps: fewer calls, one
-# allocation of the payload's size, and back to streaming where the heap has no such block);
-# tests run both ways.
-_ONE_BLOCK = False
+# A save builds its payload in one block when the heap has one: json.dumps at C speed, the one
+# allocation of a save (the JSON text; MicroPython hands its UTF-8 bytes over as a memoryview,
+# no copy), and the header, CRC and all, goes first. Where the heap has no such block (a long,
+# fragmented run, a very long game) the save streams the JSON instead (json.dump into a
+# _Sink: no block at all, but one Python call per JSON token, some 40 times slower), writes the
+# header with the magic WRITING first and the real one last. Tests switch the fast way off to
+# run the streamed one.
+_ONE_BLOCK = True
 # A port without user streams (io.IOBase) can only build the string.
 _STREAMS = hasattr(io, 'IOBase')
 
@@ -190,10 +196,15 @@ def _stream(state, f=None, crc=0):
 
 
 def _one_block(state):
-    # The payload as one bytes object, or None (streamed then)
+    # The payload's bytes in one piece (a memoryview over the JSON text under MicroPython,
+    # bytes under CPython), or None: streamed then
     if _ONE_BLOCK:
         try:
-            return json.dumps(state, **_JSON).encode()
+            text = json.dumps(state, **_JSON)
+            try:
+                return memoryview(text)  # MicroPython: the text's own UTF-8 bytes
+            except TypeError:
+                return text.encode()
         except MemoryError:
             pass
     return None
@@ -473,22 +484,26 @@ class Store:
         return self._fail(err)
 
     def _write(self, f, state, payload, seq, length, pcrc):
+        # A full filesystem may take fewer bytes than asked without raising: ENOSPC then.
         hdr = self._hdr
+        if payload is not None:  # the whole slot in order: header (CRC and all), payload
+            struct.pack_into(HEADER, hdr, 0, MAGIC, VERSION, HEADER_SIZE, seq, length, 0)
+            crc = crc32(payload, crc32(memoryview(hdr)[:16])) & 0xFFFFFFFF
+            struct.pack_into('<I', hdr, 16, crc)
+            if f.write(hdr) != HEADER_SIZE or f.write(payload) != length:
+                raise OSError(ENOSPC)
+            return
+        # streamed: the CRC is known once the payload is written, so the real header goes last
         struct.pack_into(HEADER, hdr, 0, WRITING, VERSION, HEADER_SIZE, seq, length, 0)
         if f.write(hdr) != HEADER_SIZE:
-            raise OSError(ENOSPC)  # a full filesystem may take fewer bytes without raising
+            raise OSError(ENOSPC)
         hdr[:4] = MAGIC
         start = crc32(memoryview(hdr)[:16])
-        if payload is not None:
-            if f.write(payload) != length:
-                raise OSError(ENOSPC)
-            crc = crc32(payload, start) & 0xFFFFFFFF
-        else:
-            n, pc, crc, short = _stream(state, f, start)
-            if short:
-                raise OSError(ENOSPC)
-            if n != length or pc != pcrc:
-                raise OSError(EIO)  # the state changed while it was written: not kept
+        n, pc, crc, short = _stream(state, f, start)
+        if short:
+            raise OSError(ENOSPC)
+        if n != length or pc != pcrc:
+            raise OSError(EIO)  # the state changed while it was written: not kept
         struct.pack_into('<I', hdr, 16, crc)
         f.seek(0)
         if f.write(hdr) != HEADER_SIZE:
@@ -501,13 +516,14 @@ class Store:
                 f.seek(HEADER_SIZE)
                 if payload is not None:
                     k = 0
-                    buf = self._buf
-                    while k < len(payload):
-                        n = f.readinto(buf)
-                        if not n or buf[:n] != payload[k:k + n]:
+                    mv = memoryview(self._buf)
+                    pv = memoryview(payload)
+                    while k < len(pv):
+                        n = f.readinto(mv)
+                        if not n or mv[:n] != pv[k:k + n]:
                             return False
                         k += n
-                    return True
+                    return not f.read(1)
                 out = _Same(f)
                 if _STREAMS:
                     json.dump(state, out, **_JSON)
