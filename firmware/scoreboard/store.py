@@ -231,7 +231,7 @@ def join(root, name):
 # is kept here for the rest of the boot; after KEEP such failures the store stops writing
 # (problem 'flash error') until the board restarts, rather than walk into that hang.
 KEEP = const(8)
-_kept = []
+_kept = []  # type: list
 
 
 class _Unusable(Exception):
