@@ -112,12 +112,28 @@ def _compact():
     # JSON without spaces, where the port's json takes separators
     try:
         json.dumps([], separators=(',', ':'))
-        return {'separators': (',', ':')}
+        return (',', ':')
     except TypeError:
-        return {}
+        return None
 
 
-_JSON = _compact()
+_SEP = _compact()
+
+
+# (keywords spelt out: a call with **kwargs allocates)
+def _dumps(state):
+    if _SEP is None:
+        return json.dumps(state)
+    return json.dumps(state, separators=_SEP)
+
+
+def _dump(state, out):
+    if not _STREAMS:
+        out.write(_dumps(state))
+    elif _SEP is None:
+        json.dump(state, out)
+    else:
+        json.dump(state, out, separators=_SEP)
 
 
 # A save builds its payload in one block when the heap has one: json.dumps at C speed, the one
@@ -186,10 +202,7 @@ def _stream(state, f=None, crc=0):
     # the CRC carried on from crc (with a file), short write?)
     out = _sink.start(f, crc)
     try:
-        if _STREAMS:
-            json.dump(state, out, **_JSON)
-        else:
-            out.write(json.dumps(state, **_JSON))
+        _dump(state, out)
     finally:
         out.f = None  # never keep a file alive
     return out.n, out.pcrc & 0xFFFFFFFF, out.crc & 0xFFFFFFFF, out.short
@@ -200,7 +213,7 @@ def _one_block(state):
     # bytes under CPython), or None: streamed then
     if _ONE_BLOCK:
         try:
-            text = json.dumps(state, **_JSON)
+            text = _dumps(state)
             try:
                 return memoryview(text)  # MicroPython: the text's own UTF-8 bytes
             except TypeError:
@@ -250,7 +263,9 @@ class Store:
         self._pcrc = [0, 0]  # the CRC of its payload alone (a save of the same state skips)
         self._stuck = [False, False]  # the slot could not be opened for writing
         self._hdr = bytearray(HEADER_SIZE)
+        self._hdr16 = memoryview(self._hdr)[:16]  # what the CRC covers of the header
         self._buf = bytearray(_CHUNK)
+        self._paths = (self.path(SLOTS[0]), self.path(SLOTS[1]))  # made once: no per-save
 
     def path(self, name):
         return join(self.root, name)
@@ -265,7 +280,7 @@ class Store:
         # sets self._st[i] and, for a good slot, its sequence, length and payload CRC. Says
         # what it found wrong unless quiet.
         st = self._st
-        p = self.path(SLOTS[i])
+        p = self._paths[i]
         try:
             s = os.stat(p)
         except OSError as e:
@@ -342,7 +357,7 @@ class Store:
     def _parse(self, i):
         # The state in good slot i, streamed out of the file (no block of its size)
         try:
-            with open(self.path(SLOTS[i]), 'rb') as f:
+            with open(self._paths[i], 'rb') as f:
                 f.seek(HEADER_SIZE)
                 return json.load(f)
         except MemoryError:
@@ -356,11 +371,19 @@ class Store:
 
     def _order(self):
         # the good slots, newest first
-        st, seq = self._st, self._seq
-        good = [i for i in (0, 1) if st[i] == _GOOD]
-        if len(good) == 2 and newer(seq[1], seq[0]):
-            good.reverse()
-        return good
+        g = self._newest()
+        if g < 0:
+            return ()
+        return (g, 1 - g) if self._st[1 - g] == _GOOD else (g,)
+
+    def _newest(self):
+        # the slot of the newest good state, or -1
+        st = self._st
+        if st[0] == _GOOD:
+            if st[1] == _GOOD and newer(self._seq[1], self._seq[0]):
+                return 1
+            return 0
+        return 1 if st[1] == _GOOD else -1
 
     def _sweep_temp(self):
         try:
@@ -433,32 +456,33 @@ class Store:
             pcrc = crc32(payload) & 0xFFFFFFFF
         else:
             length, pcrc = _stream(state)[:2]
-        good = self._order()
-        if good:
-            g = good[0]
+        g = self._newest()
+        if g >= 0:
             if self._len[g] == length and self._pcrc[g] == pcrc and self._same(g, state, payload):
                 self.problem = None
                 self.written = 0
                 return True
             seq = (self._seq[g] + 1) & SEQ_MASK
-            other = 1 - g
-            if st[other] == _UNREAD:
-                targets = ()  # rule 4: the other slot may hold the only good copy
-            else:
-                targets = (other, g)  # g only if other cannot be opened (rule 3)
+            # the other slot; g only if that one cannot be opened (rule 3); none if the other
+            # could not be read (rule 4: it may hold the only good copy)
+            first, then = (-1, -1) if st[1 - g] == _UNREAD else (1 - g, g)
         else:
             seq = 0
-            targets = [i for i in (0, 1) if st[i] != _UNREAD]
-            if len(targets) == 2 and self._stuck[0] and not self._stuck[1]:
-                targets.reverse()
-        if not targets or len(_kept) >= KEEP:
+            first, then = (1, 0) if self._stuck[0] and not self._stuck[1] else (0, 1)
+            if st[then] == _UNREAD:
+                then = -1
+            if st[first] == _UNREAD:
+                first, then = then, -1
+        if first < 0 or len(_kept) >= KEEP:
             self.problem = FLASH_ERROR
             self.written = 0
             return False
         err = None
-        for t in targets:
+        for t in (first, then):
+            if t < 0:
+                break
             try:
-                f = open(self.path(SLOTS[t]), 'wb')
+                f = open(self._paths[t], 'wb')
             except OSError as e:
                 if _errno(e) == ENOSPC:
                     return self._fail(e)
@@ -488,7 +512,7 @@ class Store:
         hdr = self._hdr
         if payload is not None:  # the whole slot in order: header (CRC and all), payload
             struct.pack_into(HEADER, hdr, 0, MAGIC, VERSION, HEADER_SIZE, seq, length, 0)
-            crc = crc32(payload, crc32(memoryview(hdr)[:16])) & 0xFFFFFFFF
+            crc = crc32(payload, crc32(self._hdr16)) & 0xFFFFFFFF
             struct.pack_into('<I', hdr, 16, crc)
             if f.write(hdr) != HEADER_SIZE or f.write(payload) != length:
                 raise OSError(ENOSPC)
@@ -498,7 +522,7 @@ class Store:
         if f.write(hdr) != HEADER_SIZE:
             raise OSError(ENOSPC)
         hdr[:4] = MAGIC
-        start = crc32(memoryview(hdr)[:16])
+        start = crc32(self._hdr16)
         n, pc, crc, short = _stream(state, f, start)
         if short:
             raise OSError(ENOSPC)
@@ -512,7 +536,7 @@ class Store:
     def _same(self, i, state, payload):
         # True if good slot i's payload is byte for byte the JSON of state
         try:
-            with open(self.path(SLOTS[i]), 'rb') as f:
+            with open(self._paths[i], 'rb') as f:
                 f.seek(HEADER_SIZE)
                 if payload is not None:
                     k = 0
@@ -525,10 +549,7 @@ class Store:
                         k += n
                     return not f.read(1)
                 out = _Same(f)
-                if _STREAMS:
-                    json.dump(state, out, **_JSON)
-                else:
-                    out.write(json.dumps(state, **_JSON))
+                _dump(state, out)
                 return out.same and not f.read(1)
         except OSError:
             return False
