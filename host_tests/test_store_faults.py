@@ -10,6 +10,7 @@ import os
 
 from bench_store import game_state
 from scoreboard import store
+from scoreboard.faultlog import FaultLog
 from scoreboard.store import Store
 from test_store import read_bytes, record, write_bytes
 
@@ -409,9 +410,12 @@ def test_ten_thousand_frame_game_on_both_filesystems():
 
 # -- 6. a block device that raises never makes a save hang ---------------------------------
 def raising_grid():
-    # Saves on littlefs over a device whose writes (programs, erases) raise OSError for a
-    # while, as esp32.Partition's do; each save must return (False while the device fails),
-    # and once it heals the saves succeed again. Run in a subprocess: a hang is a timeout.
+    # Saves (and fault log entries) on littlefs over a device whose writes (programs, erases)
+    # raise OSError for a while, as esp32.Partition's do; each save must return (False while
+    # the device fails), and once it heals the saves succeed again (unless KEEP writes failed:
+    # then the store writes nothing more until a restart). Run in a subprocess: a hang is a
+    # timeout.
+    import gc
     flash = _flash()
     scenarios = failed = 0
     for one_block, count, frames, skip in _grid():
@@ -421,11 +425,15 @@ def raising_grid():
         st.load()
         for f in range(frames):
             st.save(game_state(f))
+        log = FaultLog(MNT)
         dev.fail_writes(count, skip, 'raise')
         for f in range(frames, frames + 12):
             if not st.save(game_state(f)):
                 assert st.problem == store.FLASH_ERROR
                 failed += 1
+            if f % 3 == 0:  # the loop's handler logs a fault on the same failing flash
+                log.write('fault %d' % f)
+                gc.collect()  # whatever the failed write left is collected now
         dev.heal()
         if len(store._kept) < store.KEEP:
             assert st.save(game_state(99)) is True

@@ -34,18 +34,21 @@
 #    directory where the file should be, a file the filesystem refuses to open) the save
 #    rewrites the newest slot. Without it nothing would be saved again; the cost is that a cut
 #    during such a save loses the state. The stuck slot is tried first at every save.
-# 4. If 1 leaves no slot (the other slot holds the only good copy, or both could not be read),
-#    the save is refused: False, problem 'flash error'; nothing is overwritten.
+# 4. If rule 1 leaves only the slot with the newest good state (the other could not be read)
+#    or none (neither could), the save is refused: False, problem 'flash error'; nothing is
+#    overwritten.
 # 5. After KEEP failed writes in one boot no more are tried (see KEEP below: a block device
 #    that raises can leave littlefs one save away from a hang): False, 'flash error'.
-# Play goes on while saves fail: the entries stay in RAM, the controller shows 'not saved'
-# and the problem, and every later save (one per committed entry) tries again.
+# The store holds nothing back after a failure: the caller still has the state in RAM, and its
+# next save (the next committed entry) tries again; meanwhile the controller shows 'not saved'
+# and the problem.
 # A save's sequence number is one past the newest seen, so it wins at the next boot; a slot
 # that could not be read has no known number, and may win instead if it reads then.
 #
-# Size: the payload is streamed into the file as it is made and streamed out of it when read,
-# so no block of its size is ever needed and a state of any length a game reaches (10,000
-# frames and more) is saved and loaded; only the flash's free space bounds it.
+# Size: there is no cap. load() streams the payload out of the file (json.load on it, after a
+# CRC pass in 256-byte pieces), and save() builds it in one block only when the heap has one,
+# else streams it into the file (see _ONE_BLOCK); so a state of any length a game reaches
+# (10,000 frames and more) is saved and loaded, bounded only by the flash's free space.
 import io
 import json
 import os
@@ -245,6 +248,18 @@ def join(root, name):
 # (problem 'flash error') until the board restarts, rather than walk into that hang.
 KEEP = const(8)
 _kept = []  # type: list
+
+
+def keep(f, e):
+    """Keeps file f, whose write failed with e, alive for the rest of the boot (see KEEP).
+    Not for a full filesystem: that is littlefs's own error, and it let go of the file."""
+    if not (isinstance(e, OSError) and _errno(e) == ENOSPC):
+        _kept.append(f)
+
+
+def failing():
+    """True once KEEP writes failed this boot: write nothing more (see KEEP)."""
+    return len(_kept) >= KEEP
 
 
 class _Unusable(Exception):
@@ -473,7 +488,7 @@ class Store:
                 then = -1
             if st[first] == _UNREAD:
                 first, then = then, -1
-        if first < 0 or len(_kept) >= KEEP:
+        if first < 0 or failing():
             self.problem = FLASH_ERROR
             self.written = 0
             return False
@@ -495,8 +510,7 @@ class Store:
                 with f:
                     self._write(f, state, payload, seq, length, pcrc)
             except OSError as e:
-                if _errno(e) != ENOSPC:  # littlefs's own error: it let go of the file
-                    _kept.append(f)  # see KEEP: never let littlefs lose this file's memory
+                keep(f, e)  # see KEEP: never let littlefs lose this file's memory
                 return self._fail(e)
             st[t] = _GOOD
             self._seq[t] = seq
