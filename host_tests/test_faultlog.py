@@ -119,3 +119,47 @@ def test_full_filesystem_does_not_raise():
             log.write('fault %d on a full disk' % i, stamp=i)  # True or False, never raises
         assert total_size(log) <= 2 * faultlog.LIMIT
         log.read()
+
+
+def test_failing_flash_writes_keep_their_file_and_stop():
+    # A write that fails is kept alive (store.KEEP: freed, littlefs could hang the next
+    # save); after store.KEEP failures neither the log nor the store tries any more.
+    if not hasattr(os, 'VfsLfs2'):
+        return
+    from scoreboard import store
+    from virtual import flash
+    path = '/flt'
+    kept = list(store._kept)
+    store._kept[:] = []
+    try:
+        for kind in ('lfs', 'fat'):
+            flash.umount(path)
+            dev = flash.fault_device(kind)
+            flash.mount(dev, kind, path)
+            log = FaultLog(path)
+            assert log.write('before') is True
+            dev.fail_writes(100000, 0, 'raise')
+            for n in range(3 * store.KEEP):
+                assert log.write('fault %d' % n) is False, kind
+            dev.heal()
+            if kind == 'lfs':
+                # every failed write left a file littlefs still lists: all kept, then no more
+                assert store.failing() and len(store._kept) == store.KEEP
+                w = dev.writes
+                assert log.write('after') is False  # the flash failed too often: left alone
+                assert store.Store(path).save({'a': 1}) is False
+                assert dev.writes == w
+            else:
+                # FAT fails at the open after the first failure: no file to keep, and once
+                # the flash works the log does again
+                assert not store.failing()
+                assert log.write('after') is True
+            assert 'before' in log.read()
+            kept.extend(store._kept)  # these belong to a mount about to go: never freed
+            store._kept[:] = []
+    finally:
+        flash.umount(path)
+        _graveyard.extend(kept)
+
+
+_graveyard = []

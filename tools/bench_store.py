@@ -74,6 +74,65 @@ def firmware_state_size(frames):
     return len(json.dumps(c.state()))
 
 
+def firmware_controller(frames):
+    # the controller after `frames` committed frames of a knock-off game to 99
+    from scoreboard.ui.controller import Controller
+    c = Controller(0)
+    c.settings['opts']['knockoff'] = {'target': 99}
+    c._start()
+    for k in range(frames):
+        c.game.enter_frame(red=k % 2, blue=(k + 1) % 2 if k % 3 else 0)
+    return c
+
+
+SAVE_GOAL = 1024  # bytes per committed frame, the save included (issue 17)
+
+
+def save_bytes(kind, frames=FRAMES, saves=16):
+    # Bytes one save of the firmware's own state allocates (gc.mem_alloc around save(), the
+    # collector off), averaged over `saves` commits after `frames`; and a save of the same
+    # state again (a held key), which writes nothing. kind: 'dir' (the unix port's own files,
+    # as the simulator's flash folder), 'lfs' or 'fat' (the drivers over a RAM device: their
+    # per-file caches are the drivers' own allocation, not the store's).
+    from scoreboard.store import Store
+    from virtual import flash
+    c = firmware_controller(frames)
+    path = '/tmp/bench_store_dir'
+    if kind == 'dir':
+        try:
+            os.mkdir(path)
+        except OSError:
+            for n in os.listdir(path):
+                os.remove(path + '/' + n)
+    else:
+        dev = flash.lfs_device(64) if kind == 'lfs' else flash.fat_device(512)
+        flash.format_fs(dev, kind)
+        path = '/bench_alloc_' + kind
+        flash.mount(dev, kind, path)
+    st = Store(path)
+    st.load()
+    st.save(c.state())
+    size = 0
+    total = same = 0
+    for _ in range(saves):
+        c.game.enter_frame(red=1, blue=0)
+        state = c.state()
+        gc.collect()
+        gc.disable()
+        a = gc.mem_alloc()
+        st.save(state)
+        b = gc.mem_alloc()
+        size = st.written
+        st.save(state)
+        d = gc.mem_alloc()
+        gc.enable()
+        total += b - a
+        same += d - b
+    if kind != 'dir':
+        flash.umount(path)
+    return total // saves, same // saves, size
+
+
 def run(kind):
     from scoreboard.store import Store
     from virtual import flash
@@ -94,7 +153,8 @@ def run(kind):
     dev.reset_counters()
     state = game_state(FRAMES, 1)
     t0 = ticks_us()
-    r['file'] = st.save(state)
+    st.save(state)
+    r['file'] = st.written
     r['us'] = ticks_diff(ticks_us(), t0)
     r['one'] = dev.counters()
     # steady state: GAMES games of FRAMES frames, one save per committed frame
@@ -126,15 +186,25 @@ def fmt(x, places=2):
 
 
 def main():
-    from scoreboard.store import payload_size, HEADER_SIZE, MAX_PAYLOAD
+    from scoreboard.store import payload_size, HEADER_SIZE
     js = payload_size(game_state(FRAMES))
-    print('state of a %d-frame knock-off game: %d bytes of JSON (limit 4096; store cap %d)'
-          % (FRAMES, js, MAX_PAYLOAD))
+    print('state of a %d-frame knock-off game: %d bytes of JSON (limit 4096; the store streams '
+          'it, no cap)' % (FRAMES, js))
     print('slot file: %d-byte header + payload = %d bytes' % (HEADER_SIZE, HEADER_SIZE + js))
     print('  (that state spells each entry out as a list, as to_dict() does; the firmware saves '
           'the compact log: %d bytes for the same 100 frames, so the figures below are an upper '
           'bound)' % firmware_state_size(100))
     assert js < 4096
+    print()
+    print('bytes one save allocates (the firmware\'s state after %d frames, one save per '
+          'committed frame; goal: %d per committed frame with the save, issue 17):'
+          % (FRAMES, SAVE_GOAL))
+    for kind, what in (('dir', 'the unix port\'s files (the simulator\'s flash folder)'),
+                       ('lfs', 'littlefs (its per-file cache included)'),
+                       ('fat', 'FAT (its per-file buffer included)')):
+        one, same, n = save_bytes(kind)
+        print('  %-52s %5d bytes a save (%d-byte file); the same state again: %d bytes, '
+              'nothing written' % (what, one, n, same))
     lfs = run('lfs')
     fat = run('fat')
     for r in (lfs, fat):

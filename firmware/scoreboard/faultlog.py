@@ -4,7 +4,7 @@
 # Nothing here raises: the fault being logged may be a full or broken filesystem.
 import os
 
-from .store import join
+from .store import failing, join, keep
 
 try:
     from micropython import const
@@ -60,8 +60,13 @@ class FaultLog:
         return join(self.root, name)
 
     def write(self, text, stamp=None):
-        # Append one entry ("<stamp> <text>\n"); True if it reached the file.
+        # Append one entry ("<stamp> <text>\n"); True if it reached the file. A file whose
+        # write failed is kept alive, as the store keeps its own (see store.KEEP: freed, it
+        # could make littlefs hang the next save), and once writes keep failing none is tried.
+        f = None
         try:
+            if failing():
+                return False
             text = str(text).rstrip()
             if len(text) > ENTRY:
                 text = text[:HEAD] + ' ... ' + text[HEAD - ENTRY:]
@@ -73,9 +78,12 @@ class FaultLog:
             new = self.path(NEW)
             if _size(new) + len(data) > LIMIT:
                 self._rotate(new)
-            with open(new, 'ab') as f:
+            f = open(new, 'ab')
+            with f:
                 return f.write(data) == len(data)
-        except Exception:
+        except Exception as e:
+            if f is not None:
+                keep(f, e)
             return False
 
     def _rotate(self, new):

@@ -5,8 +5,50 @@
 #   magic b'SBst' | version u16 | header size u16 | sequence u32 | payload length u32 | crc32 u32
 # all little-endian; the CRC covers the first 16 header bytes and the payload, so a torn header
 # (a wrong sequence number, a wrong length) is caught as well as a torn payload.
-# No rename is used: on FAT a rename over an existing file is not atomic. A save only ever
-# truncates and rewrites the slot that does not hold the newest good state.
+# No rename is used: on FAT a rename over an existing file is not atomic. A save truncates and
+# rewrites one slot, in order. What a power cut during a save leaves of that slot: on littlefs
+# the slot as it was (a file changes only when it is closed) or, at the first save, an empty
+# file; on FAT an empty file (its size reaches the directory only when it is closed); and
+# where the save streams (see _ONE_BLOCK) a file whose magic is still b'SBwr', the real header
+# being written last. Boot passes over such a slot quietly: it is what a cut leaves, not damage
+# (the sweeps in test_store_powercut.py check it at every block write). Every other bad slot
+# is reported: a bit flip, a truncated or lengthened file, a foreign or unusable one.
+#
+# The contract (the controller relies on it):
+# - save(state) returns True when the state is on flash (or the newest slot holds it already:
+#   then nothing is written), False when not, with self.problem the reason for the display
+#   ('flash full', 'flash error'); after a good save self.problem is None. A failed save
+#   changes nothing the store relies on: the next save tries again.
+# - load(check=None) returns the newest usable state or None; self.message is what the boot
+#   should say about the slots (None when all is well). check(state) raises when the caller
+#   cannot use a state: that slot is then damaged, and load falls back to the other.
+#
+# Which slot a save writes (the safe behaviour, in order):
+# 1. Never the slot that could not be read (os.stat, open or read raised something other than
+#    "no such file"): it may hold the only good copy of the game. Each save looks at such a
+#    slot again, and once it reads it is judged like any other.
+# 2. Never the slot holding the newest good state while the other slot can take the save. A
+#    damaged or unusable slot is not good: the next save goes there, so the older good state
+#    is kept until a newer one is safely beside it.
+# 3. The one exception to 2: when the other slot cannot even be opened for writing (a
+#    directory where the file should be, a file the filesystem refuses to open) the save
+#    rewrites the newest slot. Without it nothing would be saved again; the cost is that a cut
+#    during such a save loses the state. The stuck slot is tried first at every save.
+# 4. If rule 1 leaves only the slot with the newest good state (the other could not be read)
+#    or none (neither could), the save is refused: False, problem 'flash error'; nothing is
+#    overwritten.
+# 5. After KEEP failed writes in one boot no more are tried (see KEEP below: a block device
+#    that raises can leave littlefs one save away from a hang): False, 'flash error'.
+# The store holds nothing back after a failure: the caller still has the state in RAM, and its
+# next save (the next committed entry) tries again; meanwhile the controller shows 'not saved'
+# and the problem.
+# A save's sequence number is one past the newest seen, so it wins at the next boot; a slot
+# that could not be read has no known number, and may win instead if it reads then.
+#
+# Size: there is no cap. load() streams the payload out of the file (json.load on it, after a
+# CRC pass in 256-byte pieces), and save() builds it in one block only when the heap has one,
+# else streams it into the file (see _ONE_BLOCK); so a state of any length a game reaches
+# (10,000 frames and more) is saved and loaded, bounded only by the flash's free space.
 import io
 import json
 import os
@@ -21,26 +63,39 @@ except ImportError:
         return x
 
 MAGIC = b'SBst'
+WRITING = b'SBwr'  # the magic while a save is writing the slot
 VERSION = const(1)
 HEADER = '<4sHHIII'
 HEADER_SIZE = const(20)
-MAX_PAYLOAD = const(8192)  # a 100-frame game is under 4 KB; a larger file is never read
 SEQ_MASK = const(0x3FFFFFFF)  # 30 bits: a small int on every port, so no long-int allocation
 _HALF = const(0x20000000)
-_CHUNK = const(256)  # piece size when a slot is checked without being parsed
+_CHUNK = const(256)  # piece size when a slot is read
 SLOTS = ('state_a.bin', 'state_b.bin')
 # This version writes no temporary file; names of this shape (left by a tool or an older
 # layout) are ours, and load() removes them so they never eat the flash.
 TMP_PREFIX = 'state'
 TMP_SUFFIX = '.tmp'
 
+# boot messages (self.message)
 DAMAGED = 'state file damaged'
 FOREIGN = 'foreign state file'
-TOO_LARGE = 'state file too large'
 NEWER = 'unknown state version'
 UNREADABLE = 'state file unreadable'
-SAVE_FAILED = 'save failed'
-STATE_TOO_LARGE = 'state too large to save'
+# save problems (self.problem)
+FULL = 'flash full'
+FLASH_ERROR = 'flash error'
+
+ENOENT = const(2)
+EIO = const(5)
+ENOSPC = const(28)
+
+# what load() and save() know of a slot
+_UNSEEN = const(0)  # not looked at yet
+_EMPTY = const(1)  # no file
+_GOOD = const(2)  # header and CRC check out (and check() accepted it, when it was loaded)
+_BAD = const(3)  # damaged, foreign, interrupted or unusable: may be overwritten
+_UNREAD = const(4)  # could not be read: never overwritten (rule 1)
+_CUT = 'cut'  # what _look() says of a slot a cut left half-written: nothing
 
 
 def newer(a, b):
@@ -49,63 +104,123 @@ def newer(a, b):
     return 0 < d <= _HALF
 
 
+def _errno(e):
+    n = getattr(e, 'errno', None)
+    if n is None and e.args:
+        n = e.args[0]
+    return n
+
+
 def _compact():
     # JSON without spaces, where the port's json takes separators
     try:
         json.dumps([], separators=(',', ':'))
-        return {'separators': (',', ':')}
+        return (',', ':')
     except TypeError:
-        return {}
+        return None
 
 
-_JSON = _compact()
+_SEP = _compact()
 
 
-# A save builds its payload in one block when the heap has one (fast: the whole JSON at C
-# speed). On a long-running, fragmented heap a 100-frame game's kilobyte may not be there in
-# one piece; the save then streams the JSON instead and needs no block at all. Tests switch
-# the fast way off to run the streamed one.
+# (keywords spelt out: a call with **kwargs allocates)
+def _dumps(state):
+    if _SEP is None:
+        return json.dumps(state)
+    return json.dumps(state, separators=_SEP)
+
+
+def _dump(state, out):
+    if not _STREAMS:
+        out.write(_dumps(state))
+    elif _SEP is None:
+        json.dump(state, out)
+    else:
+        json.dump(state, out, separators=_SEP)
+
+
+# A save builds its payload in one block when the heap has one: json.dumps at C speed, the one
+# allocation of a save (the JSON text; MicroPython hands its UTF-8 bytes over as a memoryview,
+# no copy), and the header, CRC and all, goes first. Where the heap has no such block (a long,
+# fragmented run, a very long game) the save streams the JSON instead (json.dump into a
+# _Sink: no block at all, but one Python call per JSON token, some 40 times slower), writes the
+# header with the magic WRITING first and the real one last. Tests switch the fast way off to
+# run the streamed one.
 _ONE_BLOCK = True
 # A port without user streams (io.IOBase) can only build the string.
 _STREAMS = hasattr(io, 'IOBase')
 
 
 class _Sink(io.IOBase if _STREAMS else object):  # type: ignore[misc]
-    # Where json.dump writes a state: counts the bytes, carries the CRC on, and passes them to
-    # the file when there is one. MicroPython's json.dump hands each piece over without
-    # allocating.
-    def __init__(self, f, crc):
+    # Where json.dump writes a state: counts the bytes, carries two CRCs on (the slot's, from
+    # the header, and the payload's own), and passes the bytes to the file when there is one.
+    # MicroPython's json.dump hands each piece over without allocating.
+    def __init__(self):
+        self.f = None
+        self.n = 0
+        self.crc = 0
+        self.pcrc = 0
+        self.short = False
+
+    def start(self, f, crc):
         self.f = f
         self.n = 0
         self.crc = crc
+        self.pcrc = 0
         self.short = False
+        return self
 
     def write(self, b):
         if isinstance(b, str):  # CPython's json writes str
             b = b.encode()
         k = len(b)
         self.n += k
-        self.crc = crc32(b, self.crc)
-        if self.f is not None and self.f.write(b) != k:
-            self.short = True  # a full filesystem may take fewer bytes without raising
+        self.pcrc = crc32(b, self.pcrc)
+        if self.f is not None:
+            self.crc = crc32(b, self.crc)
+            if self.f.write(b) != k:
+                self.short = True  # a full filesystem may take fewer bytes without raising
         return k
 
 
+class _Same(io.IOBase if _STREAMS else object):  # type: ignore[misc]
+    # Compares a state's JSON, as json.dump writes it, with the bytes of an open file.
+    def __init__(self, f):
+        self.f = f
+        self.same = True
+
+    def write(self, b):
+        if isinstance(b, str):
+            b = b.encode()
+        if self.same and self.f.read(len(b)) != b:
+            self.same = False
+        return len(b)
+
+
+_sink = _Sink()
+
+
 def _stream(state, f=None, crc=0):
-    # The state's JSON through a _Sink: (length, CRC carried on from crc, short write?)
-    out = _Sink(f, crc)
-    if _STREAMS:
-        json.dump(state, out, **_JSON)
-    else:
-        out.write(json.dumps(state, **_JSON))
-    return out.n, out.crc & 0xFFFFFFFF, out.short
+    # The state's JSON through the sink, into file f if given: (length, the payload's own CRC,
+    # the CRC carried on from crc (with a file), short write?)
+    out = _sink.start(f, crc)
+    try:
+        _dump(state, out)
+    finally:
+        out.f = None  # never keep a file alive
+    return out.n, out.pcrc & 0xFFFFFFFF, out.crc & 0xFFFFFFFF, out.short
 
 
 def _one_block(state):
-    # The payload as one bytes object, or None where the heap has no block for it
+    # The payload's bytes in one piece (a memoryview over the JSON text under MicroPython,
+    # bytes under CPython), or None: streamed then
     if _ONE_BLOCK:
         try:
-            return json.dumps(state, **_JSON).encode()
+            text = _dumps(state)
+            try:
+                return memoryview(text)  # MicroPython: the text's own UTF-8 bytes
+            except TypeError:
+                return text.encode()
         except MemoryError:
             pass
     return None
@@ -125,14 +240,47 @@ def join(root, name):
     return root + '/' + name
 
 
+# A block device whose writeblocks raises (esp32.Partition does, on a flash error) throws
+# the exception straight through littlefs, which then still lists the file being written among
+# its open files. If that file object were freed, its memory reused, a later littlefs call
+# walks the list into it: a save that never returns (or a crash). So a file whose save failed
+# is kept here for the rest of the boot; after KEEP such failures the store stops writing
+# (problem 'flash error') until the board restarts, rather than walk into that hang.
+KEEP = const(8)
+_kept = []  # type: list
+
+
+def keep(f, e):
+    """Keeps file f, whose write failed with e, alive for the rest of the boot (see KEEP).
+    Not for a full filesystem: that is littlefs's own error, and it let go of the file."""
+    if not (isinstance(e, OSError) and _errno(e) == ENOSPC):
+        _kept.append(f)
+
+
+def failing():
+    """True once KEEP writes failed this boot: write nothing more (see KEEP)."""
+    return len(_kept) >= KEEP
+
+
+class _Unusable(Exception):
+    pass
+
+
 class Store:
     def __init__(self, root=''):
         self.root = root
-        self.message = None  # None, or what load() ignored / why save() failed
-        self.written = 0  # bytes the last save wrote to its slot file (header + payload)
-        self._seq = None  # sequence number of the newest good state, None: none
-        self._slot = -1  # the slot holding it
-        self._known = False  # False until the slots were looked at
+        self.message = None  # what load() found wrong with the slots, or None
+        self.problem = None  # why the last save failed, or None
+        self.written = 0  # bytes the last save wrote to its slot file (0: none written)
+        self._st = [_UNSEEN, _UNSEEN]
+        self._seq = [0, 0]  # sequence number of a _GOOD slot
+        self._len = [0, 0]  # its payload length
+        self._pcrc = [0, 0]  # the CRC of its payload alone (a save of the same state skips)
+        self._stuck = [False, False]  # the slot could not be opened for writing
+        self._hdr = bytearray(HEADER_SIZE)
+        self._hdr16 = memoryview(self._hdr)[:16]  # what the CRC covers of the header
+        self._buf = bytearray(_CHUNK)
+        self._paths = (self.path(SLOTS[0]), self.path(SLOTS[1]))  # made once: no per-save
 
     def path(self, name):
         return join(self.root, name)
@@ -142,99 +290,115 @@ class Store:
             self.message = text
 
     # -- reading --------------------------------------------------------------------------
-    def _head(self, i):
-        # (seq, length, crc, header prefix) of slot i if its header is sound, else None
-        p = self.path(SLOTS[i])
+    def _look(self, i, quiet=False):
+        # Judges slot i by its header and CRC (the payload read in small pieces, not parsed);
+        # sets self._st[i] and, for a good slot, its sequence, length and payload CRC. Says
+        # what it found wrong unless quiet.
+        st = self._st
+        p = self._paths[i]
         try:
-            size = os.stat(p)[6]
-        except OSError:
-            return None  # no such slot: normal before the second save
-        if size < HEADER_SIZE:
-            self._note(DAMAGED)
-            return None
+            s = os.stat(p)
+        except OSError as e:
+            if _errno(e) == ENOENT:
+                st[i] = _EMPTY
+            else:
+                st[i] = _UNREAD
+                if not quiet:
+                    self._note(UNREADABLE)
+            return
+        st[i] = _BAD
+        if s[0] & 0x4000:  # a directory where the slot should be
+            if not quiet:
+                self._note(FOREIGN)
+            return
+        size = s[6]
+        if size == 0:
+            return  # a save truncated it and was cut: expected, not damage
+        why = None
         try:
             with open(p, 'rb') as f:
                 h = f.read(HEADER_SIZE)
-        except OSError:
-            self._note(UNREADABLE)
-            return None
-        if len(h) != HEADER_SIZE:
-            self._note(DAMAGED)
-            return None
-        magic, version, hsize, seq, length, crc = struct.unpack(HEADER, h)
-        if magic != MAGIC:
-            self._note(FOREIGN)
-            return None
-        if version != VERSION or hsize != HEADER_SIZE:
-            self._note(NEWER)
-            return None
-        if length > MAX_PAYLOAD or size > HEADER_SIZE + MAX_PAYLOAD:
-            self._note(TOO_LARGE)
-            return None
-        if size != HEADER_SIZE + length or seq > SEQ_MASK:
-            self._note(DAMAGED)
-            return None
-        return seq, length, crc, h[:16]
-
-    def _body(self, i, length, crc, prefix, parse):
-        # The payload of slot i if its CRC matches (parsed if asked), else None. Unparsed, the
-        # CRC is taken in small pieces: save() can check a slot without the payload's RAM.
-        buf = bytearray(length if parse else min(length, _CHUNK))
-        c = crc32(prefix)
-        n = 0
-        try:
-            with open(self.path(SLOTS[i]), 'rb') as f:
-                f.seek(HEADER_SIZE)
-                if parse:
-                    n = f.readinto(buf) if length else 0
-                    c = crc32(buf, c)
+                if len(h) != HEADER_SIZE:
+                    why = DAMAGED
                 else:
-                    mv = memoryview(buf)
-                    while n < length:
-                        k = f.readinto(mv[:min(len(buf), length - n)])
-                        if not k:
-                            break
-                        c = crc32(mv[:k], c)
-                        n += k
+                    why = self._check_head(i, h, size)
+                    if why is None:
+                        why = self._check_body(i, f, h)
         except OSError:
-            self._note(UNREADABLE)
-            return None
-        if n != length or (c & 0xFFFFFFFF) != crc:
-            self._note(DAMAGED)
-            return None
-        if not parse:
-            return True
+            st[i] = _UNREAD
+            why = UNREADABLE
+        if why is not None:
+            if st[i] != _UNREAD:
+                st[i] = _BAD
+            if why is not _CUT and not quiet:
+                self._note(why)
+        else:
+            st[i] = _GOOD
+
+    def _check_head(self, i, h, size):
+        magic, version, hsize, seq, length, crc = struct.unpack(HEADER, h)
+        if magic == WRITING:
+            return _CUT  # a save that a cut interrupted
+        if magic != MAGIC:
+            return FOREIGN
+        if version != VERSION or hsize != HEADER_SIZE:
+            return NEWER
+        if size != HEADER_SIZE + length or seq > SEQ_MASK:
+            return DAMAGED
+        self._seq[i] = seq
+        self._len[i] = length
+        return None
+
+    def _check_body(self, i, f, h):
+        # the payload's CRC, in pieces of the reused buffer
+        length = self._len[i]
+        buf = self._buf
+        mv = memoryview(buf)
+        c = crc32(memoryview(h)[:16])
+        pc = 0
+        n = 0
+        while n < length:
+            k = f.readinto(mv[:min(len(buf), length - n)])
+            if not k:
+                break
+            c = crc32(mv[:k], c)
+            pc = crc32(mv[:k], pc)
+            n += k
+        if n != length or (c & 0xFFFFFFFF) != struct.unpack('<I', h[16:])[0]:
+            return DAMAGED
+        self._pcrc[i] = pc & 0xFFFFFFFF
+        return None
+
+    def _parse(self, i):
+        # The state in good slot i, streamed out of the file (no block of its size)
         try:
-            state = json.loads(buf)
+            with open(self._paths[i], 'rb') as f:
+                f.seek(HEADER_SIZE)
+                return json.load(f)
         except MemoryError:
             raise  # not the file's fault: load() says so and leaves the slots alone
+        except OSError:
+            self._st[i] = _UNREAD
+            self._note(UNREADABLE)
         except Exception:  # a CRC-clean payload that is not JSON: written by something else
-            state = None
-        if not isinstance(state, dict):
-            self._note(DAMAGED)
-            return None
-        return state
+            pass
+        return _Unusable
 
-    def _newest(self, parse):
-        heads = []
-        for i in (0, 1):
-            h = self._head(i)
-            if h is not None:
-                heads.append((i, h))
-        if len(heads) == 2 and newer(heads[1][1][0], heads[0][1][0]):
-            heads.reverse()
-        for i, h in heads:
-            seq, length, crc, prefix = h
-            got = self._body(i, length, crc, prefix, parse)
-            if got is not None:
-                self._seq = seq
-                self._slot = i
-                self._known = True
-                return got
-        self._seq = None
-        self._slot = -1
-        self._known = True
-        return None
+    def _order(self):
+        # the good slots, newest first
+        g = self._newest()
+        if g < 0:
+            return ()
+        return (g, 1 - g) if self._st[1 - g] == _GOOD else (g,)
+
+    def _newest(self):
+        # the slot of the newest good state, or -1
+        st = self._st
+        if st[0] == _GOOD:
+            if st[1] == _GOOD and newer(self._seq[1], self._seq[0]):
+                return 1
+            return 0
+        return 1 if st[1] == _GOOD else -1
 
     def _sweep_temp(self):
         try:
@@ -248,76 +412,161 @@ class Store:
                 except OSError:
                     pass
 
-    def load(self):
-        # The newest valid state dict, or None. Never raises for bad data or a broken
-        # filesystem; what was ignored is left in self.message.
+    def load(self, check=None):
+        # The newest usable state dict, or None. Never raises for bad data or a broken
+        # filesystem; what was ignored is left in self.message. check(state), when given,
+        # raises if the caller cannot use state: the slot counts as damaged (and the next save
+        # goes there, never over the older good slot).
         self.message = None
         try:
             self._sweep_temp()
-            return self._newest(True)
-        except (OSError, MemoryError):
-            # not the data's fault: leave the slots as they are, and let save() look again
-            # (in small pieces) before it picks the slot to overwrite
+            self._look(0)
+            self._look(1)
+            for i in self._order():
+                state = self._parse(i)
+                if state is not _Unusable and isinstance(state, dict):
+                    if check is None:
+                        return state
+                    try:
+                        check(state)
+                        return state
+                    except MemoryError:
+                        raise
+                    except Exception:
+                        pass
+                if self._st[i] == _GOOD:
+                    self._st[i] = _BAD
+                    self._note(DAMAGED)
+            return None
+        except MemoryError:
+            # not the data's fault: the slots stay as they are; what could not be loaded is
+            # treated as unreadable, so no save overwrites it while it may be the only copy
             self._note(UNREADABLE)
-            self._known = False
+            for i in (0, 1):
+                if self._st[i] == _GOOD:
+                    self._st[i] = _UNREAD
+            return None
+        except OSError:
+            self._note(UNREADABLE)
             return None
 
     # -- writing --------------------------------------------------------------------------
+    def _fail(self, e):
+        self.problem = FULL if _errno(e) == ENOSPC else FLASH_ERROR
+        self.written = 0
+        return False
+
     def save(self, state):
-        # Writes state into the slot not holding the newest good state; returns the bytes
-        # written (also in self.written), or 0 with self.message set if the filesystem
-        # refused. Without a block for the payload, the JSON is streamed three times (its
-        # length; its CRC, which covers the header first; the file). The state must be
-        # JSON-able: CPython raises TypeError before any file is touched; MicroPython's json
-        # writes an object's repr, which load() rejects as damaged (falling back to the state
-        # before).
+        # Puts state on flash (see the header comment for which slot); True when it is there,
+        # else False with self.problem set. The state must be JSON-able: CPython raises
+        # TypeError before any file is touched; MicroPython's json writes an object's repr,
+        # which load() rejects as damaged (falling back to the state before).
+        st = self._st
+        for i in (0, 1):
+            if st[i] == _UNSEEN or st[i] == _UNREAD:
+                self._look(i, True)
         payload = _one_block(state)
-        length = len(payload) if payload is not None else _stream(state)[0]
-        if length > MAX_PAYLOAD:
-            self.message = STATE_TOO_LARGE
-            self.written = 0
-            return 0
-        if not self._known:
-            try:
-                self._newest(False)
-            except OSError:
-                self._seq = None
-                self._slot = -1
-        seq = 0 if self._seq is None else (self._seq + 1) & SEQ_MASK
-        slot = 1 if self._slot == 0 else 0
-        hdr = bytearray(HEADER_SIZE)
-        struct.pack_into(HEADER, hdr, 0, MAGIC, VERSION, HEADER_SIZE, seq, length, 0)
-        start = crc32(memoryview(hdr)[:16])
         if payload is not None:
-            crc = crc32(payload, start) & 0xFFFFFFFF
+            length = len(payload)
+            pcrc = crc32(payload) & 0xFFFFFFFF
         else:
-            crc = _stream(state, None, start)[1]
-        struct.pack_into('<I', hdr, 16, crc)
-        try:
-            with open(self.path(SLOTS[slot]), 'wb') as f:
-                # a full filesystem may take fewer bytes without raising
-                if f.write(hdr) != HEADER_SIZE:
-                    raise OSError(28)  # ENOSPC
-                if payload is not None:
-                    if f.write(payload) != length:
-                        raise OSError(28)
-                else:
-                    n, c, short = _stream(state, f, start)
-                    if short:
-                        raise OSError(28)
-                    if n != length or c != crc:
-                        raise OSError(5)  # EIO: the state changed while it was written
-        except OSError:
-            # that slot is now unknown; the newest good state is still where it was
-            self.message = SAVE_FAILED
+            length, pcrc = _stream(state)[:2]
+        g = self._newest()
+        if g >= 0:
+            if self._len[g] == length and self._pcrc[g] == pcrc and self._same(g, state, payload):
+                self.problem = None
+                self.written = 0
+                return True
+            seq = (self._seq[g] + 1) & SEQ_MASK
+            # the other slot; g only if that one cannot be opened (rule 3); none if the other
+            # could not be read (rule 4: it may hold the only good copy)
+            first, then = (-1, -1) if st[1 - g] == _UNREAD else (1 - g, g)
+        else:
+            seq = 0
+            first, then = (1, 0) if self._stuck[0] and not self._stuck[1] else (0, 1)
+            if st[then] == _UNREAD:
+                then = -1
+            if st[first] == _UNREAD:
+                first, then = then, -1
+        if first < 0 or failing():
+            self.problem = FLASH_ERROR
             self.written = 0
-            return 0
-        self._seq = seq
-        self._slot = slot
-        self.written = HEADER_SIZE + length
-        if self.message in (SAVE_FAILED, STATE_TOO_LARGE):
-            self.message = None
-        return self.written
+            return False
+        err = None
+        for t in (first, then):
+            if t < 0:
+                break
+            try:
+                f = open(self._paths[t], 'wb')
+            except OSError as e:
+                if _errno(e) == ENOSPC:
+                    return self._fail(e)
+                self._stuck[t] = True  # a directory there, or refused: try the other slot
+                err = e
+                continue
+            self._stuck[t] = False
+            st[t] = _BAD  # truncated: whatever it held is gone
+            try:
+                with f:
+                    self._write(f, state, payload, seq, length, pcrc)
+            except OSError as e:
+                keep(f, e)  # see KEEP: never let littlefs lose this file's memory
+                return self._fail(e)
+            st[t] = _GOOD
+            self._seq[t] = seq
+            self._len[t] = length
+            self._pcrc[t] = pcrc
+            self.problem = None
+            self.written = HEADER_SIZE + length
+            return True
+        return self._fail(err)
+
+    def _write(self, f, state, payload, seq, length, pcrc):
+        # A full filesystem may take fewer bytes than asked without raising: ENOSPC then.
+        hdr = self._hdr
+        if payload is not None:  # the whole slot in order: header (CRC and all), payload
+            struct.pack_into(HEADER, hdr, 0, MAGIC, VERSION, HEADER_SIZE, seq, length, 0)
+            crc = crc32(payload, crc32(self._hdr16)) & 0xFFFFFFFF
+            struct.pack_into('<I', hdr, 16, crc)
+            if f.write(hdr) != HEADER_SIZE or f.write(payload) != length:
+                raise OSError(ENOSPC)
+            return
+        # streamed: the CRC is known once the payload is written, so the real header goes last
+        struct.pack_into(HEADER, hdr, 0, WRITING, VERSION, HEADER_SIZE, seq, length, 0)
+        if f.write(hdr) != HEADER_SIZE:
+            raise OSError(ENOSPC)
+        hdr[:4] = MAGIC
+        start = crc32(self._hdr16)
+        n, pc, crc, short = _stream(state, f, start)
+        if short:
+            raise OSError(ENOSPC)
+        if n != length or pc != pcrc:
+            raise OSError(EIO)  # the state changed while it was written: not kept
+        struct.pack_into('<I', hdr, 16, crc)
+        f.seek(0)
+        if f.write(hdr) != HEADER_SIZE:
+            raise OSError(ENOSPC)
+
+    def _same(self, i, state, payload):
+        # True if good slot i's payload is byte for byte the JSON of state
+        try:
+            with open(self._paths[i], 'rb') as f:
+                f.seek(HEADER_SIZE)
+                if payload is not None:
+                    k = 0
+                    mv = memoryview(self._buf)
+                    pv = memoryview(payload)
+                    while k < len(pv):
+                        n = f.readinto(mv)
+                        if not n or mv[:n] != pv[k:k + n]:
+                            return False
+                        k += n
+                    return not f.read(1)
+                out = _Same(f)
+                _dump(state, out)
+                return out.same and not f.read(1)
+        except OSError:
+            return False
 
     def clear(self):
         # Remove our files (both slots and any temp file); never raises.
@@ -327,6 +576,5 @@ class Store:
             except OSError:
                 pass
         self._sweep_temp()
-        self._seq = None
-        self._slot = -1
-        self._known = True
+        self._st = [_UNSEEN, _UNSEEN]
+        self._stuck = [False, False]

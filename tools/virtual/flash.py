@@ -361,3 +361,69 @@ def umount(path):
         _vfs.umount(path)
     except Exception:
         pass
+
+
+class FaultDev(RAMBlockDev):
+    # A RAM block device that fails on demand, the ways real flash does. fail_writes(count,
+    # skip, how): after `skip` more writes (programs and erases alike), the next `count` fail,
+    # either returning an error (how='return': -EIO, what littlefs and FAT get from a driver
+    # that reports errors) or raising OSError(EIO) (how='raise', as esp32.Partition does).
+    # fail_reads() does the same to reads; heal() ends both. `failed` counts the failures.
+    def __init__(self, block_size=LFS_BLOCK, count=64, data=None, page=None):
+        RAMBlockDev.__init__(self, block_size, count, data, page)
+        self._w = None  # [skip, count, how] while writes are to fail
+        self._r = None
+        self.failed = 0
+
+    def fail_writes(self, count=1, skip=0, how='return'):
+        self._w = [skip, count, how]
+
+    def fail_reads(self, count=1, skip=0, how='return'):
+        self._r = [skip, count, how]
+
+    def heal(self):
+        self._w = self._r = None
+
+    def _fault(self, spec):
+        # None: go ahead; else the error code to return (or it raises)
+        if spec is None:
+            return None
+        if spec[0] > 0:
+            spec[0] -= 1
+            return None
+        if spec[1] <= 0:
+            return None
+        spec[1] -= 1
+        self.failed += 1
+        if spec[2] == 'raise':
+            raise OSError(5)
+        return -5
+
+    def readblocks(self, n, buf, off=0):
+        r = self._fault(self._r)
+        if r is not None:
+            return r
+        return RAMBlockDev.readblocks(self, n, buf, off)
+
+    def writeblocks(self, n, buf, off=None):
+        r = self._fault(self._w)
+        if r is not None:
+            return r
+        return RAMBlockDev.writeblocks(self, n, buf, off)
+
+    def ioctl(self, op, arg):
+        if op == IOCTL_ERASE:
+            r = self._fault(self._w)
+            if r is not None:
+                return r
+        return RAMBlockDev.ioctl(self, op, arg)
+
+
+def fault_device(kind, count=None):
+    # a formatted FaultDev shaped like lfs_device() / fat_device()
+    if kind == 'lfs':
+        dev = FaultDev(LFS_BLOCK, count or 16, page=LFS_PAGE)
+    else:
+        dev = FaultDev(FAT_BLOCK, count or 160)
+    format_fs(dev, kind)
+    return dev
