@@ -1,6 +1,6 @@
-"""A virtual table for the venue tests: the firmware's MQTT client, venue link and outbox, driven
-by a stand-in controller around a real core game. Runs under the MicroPython unix port (and
-CPython). Prints one JSON line per event:
+"""A virtual table for the venue tests: the firmware's MQTT client, venue link and outbox,
+driven by the stand-in controller of tools/venue/vtable.py (a real core game). Runs under the
+MicroPython unix port (and CPython). Prints one JSON line per event:
 
     venue_board.py HOST PORT VENUE TABLE FLASHDIR PLAN.json INTERVAL_MS BACKOFF_MIN BACKOFF_MAX
 
@@ -25,51 +25,9 @@ except ImportError:
     def ticks_diff(a, b):
         return a - b
 
-from scoreboard.core import new_game
 from scoreboard.net.outbox import Outbox
 from scoreboard.net.venue import Venue, settings
-
-
-class Table:
-    """Just enough of the controller for the venue link: `view`, `version`, `on_bank`."""
-
-    def __init__(self):
-        self.version = 0
-        self.games = {'red': 0, 'blue': 0}
-        self.names = {'red': None, 'blue': None}
-        self.game = None
-        self.screen = 'setup'
-        self.on_bank = None
-
-    def new(self, spec):
-        self.game = new_game(spec.get('game', 'knockoff'), **spec.get('options', {}))
-        self.names = {'red': spec.get('names', {}).get('red'),
-                      'blue': spec.get('names', {}).get('blue')}
-        self.screen = 'play'
-        self.version += 1
-
-    def frame(self, red, blue):
-        self.game.enter_frame(red=red, blue=blue)
-        if self.game.over:
-            self.screen = 'over'
-        self.version += 1
-
-    def bank(self):
-        self.games[self.game.winner] += 1
-        self.on_bank(self.game, self.names)
-        self.screen = 'setup'
-        self.version += 1
-
-    @property
-    def view(self):
-        g = self.game
-        return {'screen': self.screen, 'game': g.KIND, 'red': g.points('red'),
-                'blue': g.points('blue'), 'pending': {'red': 0, 'blue': 0}, 'hammer': g.hammer,
-                'turn': g.turn, 'frame': g.frame, 'end': g.end,
-                'target': g.options.get('target'), 'winner': g.winner,
-                'games': {'red': self.games['red'], 'blue': self.games['blue']},
-                'legs': {'red': 0, 'blue': 0}, 'message': None,
-                'names': {'red': self.names['red'], 'blue': self.names['blue']}}
+from venue.vtable import Table
 
 
 def say(**kw):
@@ -79,7 +37,7 @@ def say(**kw):
 async def play(table, plan, interval, link):
     t0 = ticks_ms()
     for spec in plan:
-        table.new(spec)
+        table.new(spec.get('game', 'knockoff'), spec.get('options'), spec.get('names'))
         for r, b in spec['frames']:
             await asyncio.sleep(interval / 1000)
             table.frame(r, b)
@@ -96,7 +54,7 @@ async def main(argv):
         plan = json.load(f)
     conf = settings({'mqtt': {'host': host, 'port': int(port), 'venue': venue, 'table': name}})
     table = Table()
-    table.new(plan[0])
+    table.new(plan[0].get('game', 'knockoff'), plan[0].get('options'), plan[0].get('names'))
     link = Venue(table, conf, Outbox(flash), 'vb' + name, keepalive=10)
     link.BACKOFF_MIN = bmin
     link.BACKOFF_MAX = bmax

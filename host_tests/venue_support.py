@@ -109,8 +109,8 @@ class BoardProc:
         plan_path = os.path.join(flash, 'plan.json')
         with open(plan_path, 'w') as f:
             json.dump(plan, f)
-        env = dict(os.environ, MICROPYPATH='.frozen:' + os.path.join(ROOT, 'firmware'),
-                   PYTHONPATH=os.path.join(ROOT, 'firmware'))
+        path = os.path.join(ROOT, 'firmware') + ':' + os.path.join(ROOT, 'tools')
+        env = dict(os.environ, MICROPYPATH='.frozen:' + path, PYTHONPATH=path)
         self.proc = subprocess.Popen(
             [interp, BOARD_SCRIPT, '127.0.0.1', str(broker_port), venue, table, flash, plan_path,
              str(interval), str(backoff[0]), str(backoff[1])],

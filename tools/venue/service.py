@@ -137,6 +137,8 @@ class Service:
         c.reconnect_delay_set(*retry)
         c.on_connect = self._on_connect
         c.on_subscribe = lambda *a: self.subscribed.set()
+        c.on_connect_fail = lambda *a: log.warning('no broker at %s:%d yet; retrying', host, port)
+        c.on_disconnect = lambda *a: log.warning('broker connection lost; reconnecting')
         c.on_message = lambda client, userdata, msg: self.handle(msg.topic, msg.payload)
         c.connect_async(host, port, keepalive=30)
         c.loop_start()

@@ -10,16 +10,23 @@ timeout, so the scoring loop, another task, never waits on the network.
 
 import asyncio
 
-try:
-    from time import ticks_diff, ticks_ms
-except ImportError:  # CPython
-    from time import monotonic
+import time
 
-    def ticks_ms():  # type: ignore[misc]
-        return int(monotonic() * 1000)
+_TICKS = getattr(time, 'ticks_ms', None)
+_DIFF = getattr(time, 'ticks_diff', None)
+_MONO = getattr(time, 'monotonic', None)   # CPython, which has no ticks
 
-    def ticks_diff(a, b):  # type: ignore[misc]
-        return a - b
+
+def ticks_ms():
+    if _TICKS is not None:
+        return _TICKS()
+    return int(_MONO() * 1000)
+
+
+def ticks_diff(a, b):
+    if _DIFF is not None:
+        return _DIFF(a, b)
+    return a - b
 
 
 CONNECT = 0x10

@@ -13,18 +13,7 @@ import asyncio
 import json
 import os
 
-try:
-    from time import ticks_diff, ticks_ms
-except ImportError:  # CPython
-    from time import monotonic
-
-    def ticks_ms():  # type: ignore[misc]
-        return int(monotonic() * 1000)
-
-    def ticks_diff(a, b):  # type: ignore[misc]
-        return a - b
-
-from scoreboard.net.mqtt import MQTTClient
+from scoreboard.net.mqtt import MQTTClient, ticks_diff, ticks_ms
 
 
 async def _sleep_ms(ms):
