@@ -96,3 +96,28 @@ def test_broker_outage_mid_game(broker, tmp_path):
     last.close()
     assert json.loads(last.on('bar/9/state')[0][0])['games'] == {'red': 6, 'blue': 6}
     print('outage %.1f s, %d connects' % (outage, done['connects']))
+
+
+def test_undelivered_games_survive_a_power_cut(tmp_path):
+    # The broker is down while three games are banked; the board loses power before it comes
+    # back; after the reboot (the same flash) the three go out with the next one.
+    (tmp_path / 'broker').mkdir()
+    broker = Broker(tmp_path / 'broker')
+    flash = str(tmp_path / 'b5')
+    board = BoardProc(broker.port, '5', flash, game_plan(3))
+    assert wait_until(lambda: len(board.events('banked')) == 3, 10)
+    time.sleep(0.2)
+    board.kill()
+    broker.start()
+    try:
+        sub = Collector(broker.port)
+        again = BoardProc(broker.port, '5', flash, game_plan(1))
+        assert again.wait()[-1]['done']
+        assert wait_until(lambda: len(sub.on('/game')) >= 4, 5)
+        sub.close()
+        ids = [json.loads(p)['id'] for p, _ in sub.on('/game')]
+        assert len(set(ids)) == 4
+        seqs = sorted(int(i.rsplit('-', 1)[1]) for i in set(ids))
+        assert seqs == [1, 2, 3, 4]   # the ids went on counting across the reboot
+    finally:
+        broker.stop()

@@ -125,3 +125,20 @@ def test_discovery_configs():
         assert c['availability_topic'] == 'shuffleboard/v/3/status'
         ids.add(c['unique_id'])
     assert len(ids) == 4
+
+
+def test_from_net_hooks_the_controller_and_banks_to_flash():
+    from scoreboard.net.venue import from_net
+    from venue.vtable import Table
+    root = fresh_dir()
+    assert from_net({'ssid': 'bar'}, root) is None   # no mqtt settings: no venue link
+    link = from_net({'mqtt': {'host': '127.0.0.1', 'venue': 'v', 'table': '2'}}, root, 'ab12')
+    t = Table()
+    link.hook(t)
+    t.new('knockoff', {'target': 5}, {'red': 'Ann', 'blue': None})
+    t.frame(5, 0)
+    t.bank()
+    assert len(link.outbox) == 1
+    r = json.loads(link.outbox.peek()[1])
+    assert r['id'].startswith('ab12-') and r['table'] == '2' and r['winner'] == 'red'
+    assert r['names'] == {'red': 'Ann', 'blue': None}

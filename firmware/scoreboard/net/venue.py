@@ -101,7 +101,9 @@ class Venue:
     POLL = 50            # ms between looks at the view and the outbox while connected
 
     def __init__(self, ctl, conf, outbox, board_id, seconds=None, keepalive=30):
-        self.ctl = ctl
+        self.ctl = None
+        if ctl is not None:
+            self.hook(ctl)
         self.conf = conf
         self.outbox = outbox
         self.board_id = board_id
@@ -117,6 +119,12 @@ class Venue:
         self.connects = 0
         self.error = None        # the last connection failure, for the display or a log
         self._stop = False
+
+    def hook(self, ctl):
+        """Follow this controller (again after the app was rebuilt): read its view, take its
+        banked games."""
+        self.ctl = ctl
+        ctl.on_bank = self.bank
 
     def _seconds(self):
         return ticks_diff(ticks_ms(), self._start) // 1000
@@ -136,9 +144,10 @@ class Venue:
     async def step(self):
         """One pass while connected: the state if it changed, then the oldest record."""
         c = self.client
-        version = self.ctl.version
-        if version != self.published:
-            await c.publish(self.base + 'state', json.dumps(self.ctl.view), True, 0)
+        ctl = self.ctl
+        if ctl is not None and ctl.version != self.published:
+            version = ctl.version
+            await c.publish(self.base + 'state', json.dumps(ctl.view), True, 0)
             self.published = version
         item = self.outbox.peek()
         if item is not None:
@@ -172,3 +181,23 @@ class Venue:
 
     def stop(self):
         self._stop = True
+
+
+def board_id():
+    """This board's unique id in hex (machine.unique_id), or None off the board."""
+    try:
+        import machine
+        uid = machine.unique_id()
+    except (ImportError, AttributeError):
+        return None
+    return ''.join('%02x' % b for b in uid)
+
+
+def from_net(net, root='', uid=None):
+    """The Venue for net.json's `mqtt` settings, or None without them. The runner then calls
+    `hook(ctl)` for its controller and runs `run()` as a task of its own."""
+    conf = settings(net)
+    if conf is None:
+        return None
+    from scoreboard.net.outbox import Outbox
+    return Venue(None, conf, Outbox(root), uid or board_id() or conf['table'])
