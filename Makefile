@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 BOARD ?= pico_tm1637
 
 .PHONY: help test test-cpython test-micropython compile-check sim bench fuzz lint mpy deploy clean \
-	pictures vboard venue venue-demo
+	pictures vboard venue venue-demo bench-venue
 
 # `make` alone lists the commands.
 help:
@@ -21,6 +21,7 @@ help:
 	@echo "make mpy      compile firmware/ into build/"
 	@echo "make venue    the venue service: MQTT=host:port HTTP=host:port (VENUE_DB=file)"
 	@echo "make venue-demo  a local mosquitto, three tables and the venue service"
+	@echo "make bench-venue the venue service at scale (needs mosquitto)"
 	@echo "make clean    remove build outputs"
 
 $(STAMP): requirements.txt
@@ -123,3 +124,7 @@ venue: $(STAMP)
 
 venue-demo: $(STAMP)
 	$(BIN)/python tools/venue/demo.py --http $(HTTP)
+
+# The venue at scale: many tables on one broker, the rate the service keeps, its lag and memory.
+bench-venue: $(STAMP)
+	$(BIN)/python tools/bench_venue.py

@@ -50,6 +50,7 @@ class Service:
         self.clock = clock
         self.tables = {}       # (venue, table) -> {'status', 'state', 'updated'}
         self.stats = {'games': 0, 'duplicates': 0, 'rejected': 0, 'states': 0}
+        self.per_venue = {}    # venue -> states received, for the bench and the curious
         self.rejects = []      # the last reasons, newest last
         self.changed = threading.Condition()
         self.version = 0
@@ -99,6 +100,7 @@ class Service:
                     t['state'] = st
                     t['updated'] = now
                 self.stats['states'] += 1
+                self.per_venue[venue] = self.per_venue.get(venue, 0) + 1
             self._bump()
         elif what == 'status':
             s = payload.decode('utf-8', 'replace')

@@ -1,13 +1,16 @@
-"""The TV page and its JSON: `/`, `/api/tables`, `/api/leaderboard`, `/api/events` (Server-Sent
-Events: the tables and the leaderboard on every change, a comment every 15 s)."""
+"""The TV page and its JSON: `/`, `/api/tables`, `/api/leaderboard`, `/api/stats` (the
+service's counters), `/api/events` (Server-Sent Events: the tables and the leaderboard on every
+change, at most ten a second, and a comment every 15 s)."""
 
 import json
 import os
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 PAGE = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'tv.html')
 KEEPALIVE = 15
+MIN_GAP = 0.1   # at most ten pushes a second to a TV: a busy night is coalesced, not queued
 
 
 def snapshot(svc):
@@ -41,6 +44,9 @@ class Handler(BaseHTTPRequestHandler):
             self._json({'tables': self.svc.table_list()})
         elif path == '/api/leaderboard':
             self._json(self.svc.leaderboard())
+        elif path == '/api/stats':
+            self._json(dict(self.svc.stats, tables=len(self.svc.tables),
+                            version=self.svc.version, states_per_venue=self.svc.per_venue))
         elif path == '/api/events':
             self._events()
         else:
@@ -68,6 +74,7 @@ class Handler(BaseHTTPRequestHandler):
                 else:
                     self.wfile.write(b': keepalive\n\n')
                 self.wfile.flush()
+                time.sleep(MIN_GAP)
         except (BrokenPipeError, ConnectionResetError, OSError):
             pass
 
