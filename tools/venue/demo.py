@@ -41,7 +41,7 @@ def main(argv):
     port = args.mqtt_port or free_port()
     conf = os.path.join(work, 'mosquitto.conf')
     with open(conf, 'w') as f:
-        f.write('listener %d 127.0.0.1\nallow_anonymous true\n' % port)
+        f.write('listener %d 127.0.0.1\nallow_anonymous true\nmax_queued_messages 0\n' % port)
     procs = [subprocess.Popen([mosq, '-c', conf], stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL)]
     time.sleep(0.3)

@@ -50,7 +50,7 @@ class Service:
         self.clock = clock
         self.tables = {}       # (venue, table) -> {'status', 'state', 'updated'}
         self.stats = {'games': 0, 'duplicates': 0, 'rejected': 0, 'states': 0}
-        self.per_venue = {}    # venue -> states received, for the bench and the curious
+        self.per_venue = {}    # venue -> {'states': n, 'games': n} received, for the bench
         self.rejects = []      # the last reasons, newest last
         self.changed = threading.Condition()
         self.version = 0
@@ -83,6 +83,7 @@ class Service:
             rec = records.game(payload, table)
             if self.db.add_game(venue, rec, now):
                 self.stats['games'] += 1
+                self._count(venue, 'games')
                 log.info('game %s on %s/%s: %s %d-%d', rec['id'], venue, table,
                          rec['winner'], rec['red'], rec['blue'])
                 self._bump()
@@ -100,7 +101,7 @@ class Service:
                     t['state'] = st
                     t['updated'] = now
                 self.stats['states'] += 1
-                self.per_venue[venue] = self.per_venue.get(venue, 0) + 1
+                self._count(venue, 'states')
             self._bump()
         elif what == 'status':
             s = payload.decode('utf-8', 'replace')
@@ -111,6 +112,12 @@ class Service:
             self._bump()
         else:
             raise Reject('unknown topic %r' % what[:20])
+
+    def _count(self, venue, what):
+        d = self.per_venue.get(venue)
+        if d is None:
+            d = self.per_venue[venue] = {'states': 0, 'games': 0}
+        d[what] += 1
 
     def _bump(self):
         with self.changed:

@@ -46,7 +46,7 @@ class Handler(BaseHTTPRequestHandler):
             self._json(self.svc.leaderboard())
         elif path == '/api/stats':
             self._json(dict(self.svc.stats, tables=len(self.svc.tables),
-                            version=self.svc.version, states_per_venue=self.svc.per_venue))
+                            version=self.svc.version, per_venue=self.svc.per_venue))
         elif path == '/api/events':
             self._events()
         else:
