@@ -253,3 +253,14 @@ def test_nights_and_weeks(tmp_path):
     assert {(r['name'], r['colour']): r['won'] for r in lb['all']} == {
         ('Dan', None): 2, (None, 'blue'): 2}
     assert [g['at'] for g in svc.db.games() if g['id'] == 'g4'] == [tonight + 60]
+
+
+def test_a_flood_of_made_up_tables_is_bounded(tmp_path, monkeypatch):
+    import venue.service as service
+    monkeypatch.setattr(service, 'MAX_TABLES', 5)
+    svc = Service(SqliteStore(str(tmp_path / 'v.sqlite')), 'bar')
+    for i in range(8):
+        svc.handle('shuffleboard/bar/fake%d/status' % i, b'online')
+    assert len(svc.table_list()) == 5 and svc.stats['rejected'] == 3
+    svc.handle('shuffleboard/bar/fake0/state', b'{"screen": "play"}')   # a known table: taken
+    assert svc.stats['states'] == 1 and svc.stats['rejected'] == 3

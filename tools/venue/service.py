@@ -20,6 +20,7 @@ from venue.records import Reject
 log = logging.getLogger('venue')
 
 EVENING = 6   # hour of the day a bar's night starts from (a game at 1 am is still tonight)
+MAX_TABLES = 5000   # tables kept in memory; past that a new table name is refused (junk)
 
 
 def windows(now):
@@ -79,6 +80,9 @@ class Service:
         venue, table, what = records.parse_topic(topic)
         key = (venue, table)
         now = self.clock()
+        if what in ('state', 'status') and payload and key not in self.tables \
+                and len(self.tables) >= MAX_TABLES:
+            raise Reject('more than %d tables' % MAX_TABLES)
         if what == 'game':
             rec = records.game(payload, table)
             if self.db.add_game(venue, rec, now):
