@@ -121,3 +121,73 @@ def test_undelivered_games_survive_a_power_cut(tmp_path):
         assert seqs == [1, 2, 3, 4]   # the ids went on counting across the reboot
     finally:
         broker.stop()
+
+
+def test_a_broker_that_hangs_does_not_hold_the_board(broker, tmp_path):
+    # SIGSTOP: the broker keeps its sockets open and answers nothing (a router that died, say).
+    # The board keeps scoring, notices by the keepalive (1 s here), and after SIGCONT it is back.
+    import signal
+    sub = Collector(broker.port, client_id='hang-watcher', persistent=True)
+    interval = 40
+    board = BoardProc(broker.port, '6', str(tmp_path / 'b6'), game_plan(14), interval=interval,
+                      keepalive=1)
+    assert wait_until(lambda: len(board.events('banked')) >= 2, 10)
+    broker.proc.send_signal(signal.SIGSTOP)
+    during = len(board.events('frame'))
+    time.sleep(2.5)
+    assert len(board.events('frame')) > during + 20   # scoring went on while the broker hung
+    broker.proc.send_signal(signal.SIGCONT)
+    done = board.wait()[-1]
+    assert done['done'] and done['connects'] >= 2, done
+    frames = board.events('frame')
+    assert max(b['t'] - a['t'] for a, b in zip(frames, frames[1:])) < interval + 150
+    assert wait_until(lambda: len({json.loads(p)['id'] for p, _ in sub.on('/game')}) == 14, 10)
+    sub.close()
+
+
+AUTH_SCRIPT = '''
+import asyncio, sys
+from scoreboard.net.mqtt import MQTTClient
+async def main(port):
+    for user, pw in (('table3', 'right'), ('table3', 'wrong'), (None, None)):
+        c = MQTTClient('auth-' + str(pw), '127.0.0.1', port, user, pw, 10)
+        try:
+            await c.connect()
+            await c.publish('shuffleboard/bar/3/status', 'online', True, 1)
+            print('ok', user, pw)
+            await c.disconnect()
+        except OSError as e:
+            print('refused', user, pw, e)
+asyncio.run(main(int(sys.argv[1])))
+'''
+
+
+def test_user_and_password(tmp_path):
+    # The CONNECT's user and password flags against a broker that wants them.
+    import subprocess
+    from venue_support import MICROPYTHON, ROOT
+    import shutil
+    (tmp_path / 'broker').mkdir()
+    broker = Broker(tmp_path / 'broker')
+    if shutil.which('mosquitto_passwd') is None:
+        pytest.skip('mosquitto_passwd missing (it comes with Debian\'s mosquitto)')
+    pw = str(tmp_path / 'broker' / 'passwd')
+    subprocess.run(['mosquitto_passwd', '-c', '-b', pw, 'table3', 'right'], check=True,
+                   capture_output=True)
+    with open(broker.conf) as f:
+        conf = f.read().replace('allow_anonymous true', 'allow_anonymous false')
+    with open(broker.conf, 'w') as f:
+        f.write(conf + 'password_file %s\n' % pw)
+    script = tmp_path / 'auth.py'
+    script.write_text(AUTH_SCRIPT)
+    broker.start()
+    try:
+        out = subprocess.run([MICROPYTHON, str(script), str(broker.port)], capture_output=True,
+                             timeout=20, env={'MICROPYPATH': '.frozen:%s/firmware' % ROOT},
+                             text=True)
+    finally:
+        broker.stop()
+    lines = out.stdout.splitlines()
+    assert lines[0] == 'ok table3 right', out
+    assert lines[1].startswith('refused table3 wrong') and 'refused:' in lines[1], out
+    assert lines[2].startswith('refused None None'), out

@@ -3,6 +3,7 @@ driven by the stand-in controller of tools/venue/vtable.py (a real core game). R
 MicroPython unix port (and CPython). Prints one JSON line per event:
 
     venue_board.py HOST PORT VENUE TABLE FLASHDIR PLAN.json INTERVAL_MS BACKOFF_MIN BACKOFF_MAX
+                   [KEEPALIVE_S]
 
 PLAN is a list of games, {"names": {...}, "options": {...}, "frames": [[red, blue], ...]}; a
 frame is entered every INTERVAL_MS by the scoring task, and the last frame of each game must end
@@ -50,12 +51,14 @@ async def play(table, plan, interval, link):
 async def main(argv):
     host, port, venue, name, flash, plan_path = argv[:6]
     interval, bmin, bmax = int(argv[6]), int(argv[7]), int(argv[8])
+    keepalive = int(argv[9]) if len(argv) > 9 else 10
     with open(plan_path) as f:
         plan = json.load(f)
     conf = settings({'mqtt': {'host': host, 'port': int(port), 'venue': venue, 'table': name}})
     table = Table()
     table.new(plan[0].get('game', 'knockoff'), plan[0].get('options'), plan[0].get('names'))
-    link = Venue(table, conf, Outbox(flash), 'vb' + name, keepalive=10)
+    link = Venue(table, conf, Outbox(flash), 'vb' + name, keepalive=keepalive)
+    link.client.timeout = min(5, keepalive * 2)
     link.BACKOFF_MIN = bmin
     link.BACKOFF_MAX = bmax
     table.on_bank = link.bank

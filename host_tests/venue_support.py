@@ -104,7 +104,7 @@ class BoardProc:
     outbox on a board that plays `plan`. Its JSON lines are collected as they come."""
 
     def __init__(self, broker_port, table, flash, plan, venue='bar', interval=40,
-                 interp=MICROPYTHON, backoff=(100, 400)):
+                 interp=MICROPYTHON, backoff=(100, 400), keepalive=10):
         os.makedirs(flash, exist_ok=True)
         plan_path = os.path.join(flash, 'plan.json')
         with open(plan_path, 'w') as f:
@@ -113,7 +113,7 @@ class BoardProc:
         env = dict(os.environ, MICROPYPATH='.frozen:' + path, PYTHONPATH=path)
         self.proc = subprocess.Popen(
             [interp, BOARD_SCRIPT, '127.0.0.1', str(broker_port), venue, table, flash, plan_path,
-             str(interval), str(backoff[0]), str(backoff[1])],
+             str(interval), str(backoff[0]), str(backoff[1]), str(keepalive)],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
         self.lines = []
         self._t = threading.Thread(target=self._read, daemon=True)
