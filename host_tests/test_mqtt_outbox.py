@@ -7,7 +7,7 @@ import os
 from scoreboard.core import new_game
 from scoreboard.net import mqtt
 from scoreboard.net.outbox import Outbox
-from scoreboard.net.venue import discovery, record, settings
+from scoreboard.net.venue import discovery, public_view, record, settings
 
 _n = [0]
 
@@ -142,3 +142,12 @@ def test_from_net_hooks_the_controller_and_banks_to_flash():
     r = json.loads(link.outbox.peek()[1])
     assert r['id'].startswith('ab12-') and r['table'] == '2' and r['winner'] == 'red'
     assert r['names'] == {'red': 'Ann', 'blue': None}
+
+
+def test_the_pairing_pin_is_not_published():
+    view = {'screen': 'play', 'red': 3, 'pin': '4821'}
+    out = public_view(view)
+    assert 'pin' not in out and out['red'] == 3
+    assert view['pin'] == '4821'   # the board's own view is untouched
+    plain = {'screen': 'play'}
+    assert public_view(plain) is plain

@@ -70,6 +70,16 @@ def record(game, names, rid, table, ended):
             'frames': d['log'], 'ended': ended}
 
 
+def public_view(view):
+    """The view as the venue may see it: without the pairing PIN, which is for the phone in
+    front of the board, not for everyone on the broker."""
+    if 'pin' not in view:
+        return view
+    v = dict(view)
+    del v['pin']
+    return v
+
+
 def discovery(base, venue, table):
     """(topic, payload) of each Home Assistant discovery config: the two scores, the game and
     the winner, all read from the retained `state`, available while `status` is online."""
@@ -147,7 +157,7 @@ class Venue:
         ctl = self.ctl
         if ctl is not None and ctl.version != self.published:
             version = ctl.version
-            await c.publish(self.base + 'state', json.dumps(ctl.view), True, 0)
+            await c.publish(self.base + 'state', json.dumps(public_view(ctl.view)), True, 0)
             self.published = version
         item = self.outbox.peek()
         if item is not None:
