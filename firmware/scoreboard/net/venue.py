@@ -109,6 +109,7 @@ class Venue:
     BACKOFF_MIN = 1000   # ms before the first retry; doubles on each failure
     BACKOFF_MAX = 60000
     POLL = 50            # ms between looks at the view and the outbox while connected
+    TRIES = 8            # sends of one record on a working link before it is given up
 
     def __init__(self, ctl, conf, outbox, board_id, seconds=None, keepalive=30):
         self.ctl = None
@@ -128,6 +129,9 @@ class Venue:
         self.sent = 0            # game records acknowledged by the broker
         self.connects = 0
         self.error = None        # the last connection failure, for the display or a log
+        self.refused = 0         # records given up: the broker dropped the link at each send
+        self._head = None
+        self._tries = 0
         self._stop = False
 
     def hook(self, ctl):
@@ -162,6 +166,17 @@ class Venue:
         item = self.outbox.peek()
         if item is not None:
             name, payload = item
+            # A broker that hangs up on one record (too large for it, say) would otherwise
+            # hold every later game behind it for ever.
+            if name == self._head:
+                self._tries += 1
+            else:
+                self._head = name
+                self._tries = 1
+            if self._tries > self.TRIES:
+                self.outbox.remove(name)
+                self.refused += 1
+                return
             await c.publish(self.base + 'game', payload, False, 1)
             self.outbox.remove(name)   # only after the PUBACK
             self.sent += 1
