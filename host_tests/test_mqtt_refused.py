@@ -58,15 +58,26 @@ def test_a_record_the_broker_will_not_take_is_given_up(tmp_path):
                                   'table': '1'}})
         link = Venue(t, conf, Outbox(str(tmp_path)), 'pb')
         link.BACKOFF_MIN = link.BACKOFF_MAX = 10
-        for names in ({'red': 'poison', 'blue': None}, {'red': 'Ann', 'blue': None}):
-            t.new('knockoff', {'target': 5}, names)
+        def bank(red):
+            t.new('knockoff', {'target': 5}, {'red': red, 'blue': None})
             t.frame(5, 0)
             t.bank()
+
+        bank('poison')
+        bank('Ann')
         task = asyncio.create_task(link.run())
         for _ in range(300):
             if broker.games:
                 break
             await asyncio.sleep(0.01)
+        # More games than TRIES, one at a time: each goes out (their files reuse the name of
+        # the one sent before, which must not count as a retry).
+        for i in range(Venue.TRIES + 4):
+            bank('P%d' % i)
+            for _ in range(100):
+                if len(broker.games) == i + 2:
+                    break
+                await asyncio.sleep(0.01)
         link.stop()
         await asyncio.sleep(0.1)
         task.cancel()
@@ -74,6 +85,7 @@ def test_a_record_the_broker_will_not_take_is_given_up(tmp_path):
         return broker, link
 
     broker, link = asyncio.run(main())
-    assert [g['names']['red'] for g in broker.games] == ['Ann']
+    assert [g['names']['red'] for g in broker.games] == ['Ann'] + [
+        'P%d' % i for i in range(Venue.TRIES + 4)]
     assert link.refused == 1 and len(link.outbox) == 0
     assert broker.connects == Venue.TRIES + 1   # each refusal cost a reconnect, then Ann's

@@ -141,7 +141,7 @@ def test_service_restarted_loses_nothing_counts_nothing_twice(broker, tmp_path):
     svc = start_service(broker, db)
     for p in procs.values():
         assert p.wait()[-1]['done']
-    assert wait_until(lambda: len(svc.db.games()) == 30, 10)
+    assert wait_until(lambda: len(svc.db.games()) == 30, 10), (len(svc.db.games()), svc.stats)
     assert stored(svc) == expected
     # A record delivered again (a board that lost the acknowledgement) changes nothing.
     again = svc.db.games()[0]

@@ -179,6 +179,7 @@ class Venue:
                 return
             await c.publish(self.base + 'game', payload, False, 1)
             self.outbox.remove(name)   # only after the PUBACK
+            self._head = None          # (the next record may reuse the file name)
             self.sent += 1
         else:
             await c.keep_alive()
