@@ -4,6 +4,7 @@
 # Skipped, with the reason printed, until the controller has act() and on_bank (helper ui).
 import asyncio
 import json
+import sys
 import time
 
 import pytest
@@ -27,7 +28,7 @@ def controller():
     from scoreboard.ui.controller import Controller
     if not hasattr(Controller, 'act'):
         reason = 'the controller has no act() yet (helper ui): skipped'
-        print(reason)
+        print(reason, file=sys.__stderr__)
         pytest.skip(reason)
     c = Controller(0, store=Store())
     if not hasattr(c, 'on_bank'):

@@ -1,6 +1,7 @@
 # The TV page in a real browser (Playwright driving Debian's chromium): every table live, a
 # change on the broker on the screen within a second, names shown as text, the leaderboard.
 import json
+import sys
 import os
 import time
 
@@ -22,7 +23,7 @@ def need_browser():
         if os.environ.get('CI'):
             pytest.fail('playwright or %s is missing under CI' % CHROMIUM)
         reason = 'playwright or Debian chromium missing: TV page test skipped'
-        print(reason)
+        print(reason, file=sys.__stderr__)
         pytest.skip(reason)
     return sync_playwright
 
