@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 BOARD ?= pico_tm1637
 
 .PHONY: help test test-cpython test-micropython compile-check sim bench fuzz lint mpy deploy clean \
-	pictures vboard
+	pictures vboard venue venue-demo bench-venue
 
 # `make` alone lists the commands.
 help:
@@ -19,6 +19,9 @@ help:
 	@echo "make lint     ruff, and mypy against the rp2 and esp32 stubs"
 	@echo "make pictures the display and wiring pictures, from the virtual chips and board files"
 	@echo "make mpy      compile firmware/ into build/"
+	@echo "make venue    the venue service: MQTT=host:port HTTP=host:port (VENUE_DB=file)"
+	@echo "make venue-demo  a local mosquitto, three tables and the venue service"
+	@echo "make bench-venue the venue service at scale (needs mosquitto)"
 	@echo "make clean    remove build outputs"
 
 $(STAMP): requirements.txt
@@ -112,3 +115,20 @@ lint: $(STAMP) $(STUBS_STAMP)
 	    firmware $(wildcard boards/*.py) || status=1; \
 	done; \
 	exit $$status
+
+# -- The venue (DESIGN section 10): every table on one MQTT broker, a TV page, a leaderboard ----
+# `make venue`: the service on a running broker. `make venue-demo`: its own mosquitto, three
+# tables (the firmware's venue link on the MicroPython unix port) and the service.
+MQTT ?= 127.0.0.1:1883
+HTTP ?= 127.0.0.1:8000
+VENUE_DB ?= venue.sqlite
+
+venue: $(STAMP)
+	PYTHONPATH=tools $(BIN)/python -m venue --mqtt $(MQTT) --http $(HTTP) --db $(VENUE_DB)
+
+venue-demo: $(STAMP)
+	$(BIN)/python tools/venue/demo.py --http $(HTTP)
+
+# The venue at scale: many tables on one broker, the rate the service keeps, its lag and memory.
+bench-venue: $(STAMP)
+	$(BIN)/python tools/bench_venue.py

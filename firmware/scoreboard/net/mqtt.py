@@ -1,0 +1,249 @@
+"""A small MQTT 3.1.1 publisher on asyncio streams, for MicroPython and CPython alike.
+
+Why not a library: micropython-lib's umqtt.simple/robust block in connect, publish and wait_msg
+(a broker that stops answering stalls the caller), and peterhinch's mqtt_as owns the Wi-Fi
+interface (it imports `network` and drives the WLAN itself), so it neither runs on the unix port
+nor leaves the link to the rest of the firmware. The board only publishes: CONNECT with a last
+will, PUBLISH at QoS 0 and 1, PUBACK, PINGREQ, DISCONNECT. Every wait is an `await` with a
+timeout, so the scoring loop, another task, never waits on the network.
+"""
+
+import asyncio
+
+import time
+
+_TICKS = getattr(time, 'ticks_ms', None)
+_DIFF = getattr(time, 'ticks_diff', None)
+_MONO = getattr(time, 'monotonic', None)   # CPython, which has no ticks
+
+
+def ticks_ms():
+    if _TICKS is not None:
+        return _TICKS()
+    return int(_MONO() * 1000)
+
+
+def ticks_diff(a, b):
+    if _DIFF is not None:
+        return _DIFF(a, b)
+    return a - b
+
+
+CONNECT = 0x10
+CONNACK = 0x20
+PUBLISH = 0x30
+PUBACK = 0x40
+PINGREQ = 0xC0
+PINGRESP = 0xD0
+DISCONNECT = 0xE0
+
+REFUSED = {1: 'bad protocol', 2: 'client id refused', 3: 'server unavailable',
+           4: 'bad user or password', 5: 'not authorised'}
+
+
+def _str(s):
+    b = s.encode() if isinstance(s, str) else bytes(s)
+    return bytes((len(b) >> 8, len(b) & 0xFF)) + b
+
+
+def _packet(head, body):
+    n = len(body)
+    out = bytearray((head,))
+    while True:
+        byte = n & 0x7F
+        n >>= 7
+        out.append(byte | 0x80 if n else byte)
+        if not n:
+            break
+    return bytes(out) + body
+
+
+def connect_packet(client_id, keepalive, user=None, password=None, will=None, clean=True):
+    """CONNECT. `will` is (topic, message, retain, qos) or None."""
+    flags = 0x02 if clean else 0
+    payload = _str(client_id)
+    if will:
+        topic, msg, retain, qos = will
+        flags |= 0x04 | (qos << 3) | (0x20 if retain else 0)
+        payload += _str(topic) + _str(msg)
+    if user is not None:
+        flags |= 0x80
+        payload += _str(user)
+        if password is not None:
+            flags |= 0x40
+            payload += _str(password)
+    head = _str('MQTT') + bytes((4, flags, keepalive >> 8, keepalive & 0xFF))
+    return _packet(CONNECT, head + payload)
+
+
+def publish_packet(topic, payload, retain=False, qos=0, pid=0, dup=False):
+    if isinstance(payload, str):
+        payload = payload.encode()
+    head = PUBLISH | (qos << 1) | (0x01 if retain else 0) | (0x08 if dup else 0)
+    body = _str(topic)
+    if qos:
+        body += bytes((pid >> 8, pid & 0xFF))
+    return _packet(head, body + payload)
+
+
+class MQTTError(OSError):
+    pass
+
+
+class MQTTClient:
+    """One connection at a time: `await connect()`, then `await publish(...)` until it raises
+    (OSError: the link is gone) or `connected` turns False; then connect again."""
+
+    def __init__(self, client_id, host, port=1883, user=None, password=None, keepalive=60,
+                 will=None, timeout=5):
+        self.client_id = client_id
+        self.host = host
+        self.port = port
+        self.user = user
+        self.password = password
+        self.keepalive = keepalive
+        self.will = will
+        self.timeout = timeout
+        self.connected = False
+        self._r = None
+        self._w = None
+        self._reader = None
+        self._pid = 0
+        self._acks = {}  # pid -> Event, waiting for PUBACK
+        self._connack = None
+        self._rc = None
+        self._rx = 0     # ticks of the last packet received
+        self._tx = 0     # ticks of the last packet sent
+
+    async def connect(self):
+        self.close()
+        r, w = await asyncio.wait_for(asyncio.open_connection(self.host, self.port), self.timeout)
+        self._r, self._w = r, w
+        self._connack = asyncio.Event()
+        self._rc = None
+        self._reader = asyncio.create_task(self._read_loop())
+        try:
+            await self._send(connect_packet(self.client_id, self.keepalive, self.user,
+                                            self.password, self.will))
+            await asyncio.wait_for(self._connack.wait(), self.timeout)
+        except Exception:
+            self.close()
+            raise
+        if self._rc is None:
+            self.close()
+            raise MQTTError('link lost')
+        if self._rc != 0:
+            rc = self._rc
+            self.close()
+            raise MQTTError('refused: %s' % REFUSED.get(rc, rc))
+        self.connected = True
+        self._rx = ticks_ms()
+
+    async def _send(self, data):
+        if self._w is None:
+            raise MQTTError('not connected')
+        self._w.write(data)
+        await asyncio.wait_for(self._w.drain(), self.timeout)
+        self._tx = ticks_ms()
+
+    async def publish(self, topic, payload, retain=False, qos=0):
+        """QoS 0: returns once written. QoS 1: returns once the broker acknowledged; raises
+        OSError (asyncio's TimeoutError included) when it did not, and then the link is closed,
+        since a broker that drops an acknowledgement is not one to go on with."""
+        if not self.connected:
+            raise MQTTError('not connected')
+        if not qos:
+            try:
+                await self._send(publish_packet(topic, payload, retain))
+            except Exception:
+                self.close()
+                raise
+            return
+        self._pid = self._pid % 65535 + 1
+        pid = self._pid
+        ev = asyncio.Event()
+        self._acks[pid] = ev
+        try:
+            await self._send(publish_packet(topic, payload, retain, 1, pid))
+            await asyncio.wait_for(ev.wait(), self.timeout)
+        except Exception:
+            self.close()
+            raise
+        finally:
+            self._acks.pop(pid, None)
+        if not self.connected:
+            raise MQTTError('link lost')
+
+    async def keep_alive(self):
+        """Call now and then: pings when nothing was sent for half the keepalive, and drops a
+        link that has received nothing for 1.5 keepalives (a broker gone without a FIN)."""
+        if not self.connected:
+            return
+        now = ticks_ms()
+        if ticks_diff(now, self._rx) > self.keepalive * 1500:
+            self.close()
+            return
+        if ticks_diff(now, self._tx) > self.keepalive * 500:
+            try:
+                await self._send(bytes((PINGREQ, 0)))
+            except Exception:
+                self.close()
+
+    async def disconnect(self):
+        if self.connected:
+            try:
+                await self._send(bytes((DISCONNECT, 0)))
+            except Exception:
+                pass
+        self.close()
+
+    async def _read_loop(self):
+        try:
+            while True:
+                head = (await self._r.readexactly(1))[0]
+                n = 0
+                shift = 0
+                while True:
+                    b = (await self._r.readexactly(1))[0]
+                    n |= (b & 0x7F) << shift
+                    shift += 7
+                    if not b & 0x80:
+                        break
+                    if shift > 21:
+                        raise MQTTError('bad length')
+                body = await self._r.readexactly(n) if n else b''
+                self._rx = ticks_ms()
+                kind = head & 0xF0
+                if kind == CONNACK and len(body) == 2:
+                    self._rc = body[1]
+                    self._connack.set()
+                elif kind == PUBACK and len(body) == 2:
+                    ev = self._acks.get(body[0] << 8 | body[1])
+                    if ev:
+                        ev.set()
+                # PINGRESP only refreshes _rx; nothing else is subscribed to.
+        except Exception:  # EOF, reset, or a broken packet: the link is gone
+            pass
+        self._reader = None   # this task ends here; close() must not cancel it
+        self.close()
+
+    def close(self):
+        self.connected = False
+        w = self._w
+        self._w = self._r = None
+        if w is not None:
+            try:
+                w.close()
+            except Exception:
+                pass
+        t = self._reader
+        self._reader = None
+        if t is not None:
+            try:
+                t.cancel()
+            except Exception:
+                pass
+        for ev in self._acks.values():   # wake the waiting publishers: they see not connected
+            ev.set()
+        if self._connack is not None:
+            self._connack.set()

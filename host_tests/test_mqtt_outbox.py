@@ -1,0 +1,153 @@
+# runs-on: micropython
+# The board's side of the venue without a broker: the MQTT packets it writes, the outbox on
+# flash (order, bound, ids across reboots, a power cut mid-write), the settings and the record.
+import json
+import os
+
+from scoreboard.core import new_game
+from scoreboard.net import mqtt
+from scoreboard.net.outbox import Outbox
+from scoreboard.net.venue import discovery, public_view, record, settings
+
+_n = [0]
+
+
+def fresh_dir():
+    _n[0] += 1
+    base = '/tmp/sb-outbox-test-%d-%d' % (os.getpid() if hasattr(os, 'getpid') else 0, _n[0])
+    try:
+        for n in os.listdir(base + '/outbox'):
+            os.remove(base + '/outbox/' + n)
+        os.rmdir(base + '/outbox')
+    except OSError:
+        pass
+    try:
+        os.mkdir(base)
+    except OSError:
+        pass
+    return base
+
+
+def test_connect_packet_bytes():
+    # MQTT 3.1.1 section 3.1: the protocol name, level 4, the flags, keepalive, then the payload.
+    p = mqtt.connect_packet('b1', 30, 'u', 'pw', ('s/t', 'offline', True, 1))
+    body = (b'\x00\x04MQTT\x04' + bytes((0x80 | 0x40 | 0x20 | 0x08 | 0x04 | 0x02,)) + b'\x00\x1e'
+            + b'\x00\x02b1' + b'\x00\x03s/t' + b'\x00\x07offline' + b'\x00\x01u' + b'\x00\x02pw')
+    assert p == bytes((0x10, len(body))) + body
+    assert mqtt.connect_packet('x', 60)[9] == 0x02   # clean session only
+
+
+def test_publish_packet_lengths():
+    assert mqtt.publish_packet('a', b'hi') == b'\x30\x05\x00\x01ahi'
+    assert mqtt.publish_packet('a', 'hi', retain=True, qos=1, pid=258) == \
+        b'\x33\x07\x00\x01a\x01\x02hi'
+    big = mqtt.publish_packet('t', b'x' * 200)   # remaining length 203: two bytes, 0xcb 0x01
+    assert big[:3] == b'\x30\xcb\x01' and len(big) == 3 + 203
+    huge = mqtt.publish_packet('t', b'x' * 20000)   # 20003 = 0xa3 0x9c 0x01
+    assert huge[:4] == b'\x30\xa3\x9c\x01'
+
+
+def test_outbox_keeps_order_and_bound():
+    root = fresh_dir()
+    box = Outbox(root, limit=3)
+    for i in range(5):
+        kept = box.add({'id': 'r%d' % i})
+        assert kept == (i < 3)
+    assert len(box) == 3 and box.dropped == 2   # full: the new ones are not kept
+    seen = []
+    while True:
+        item = box.peek()
+        if item is None:
+            break
+        seen.append(json.loads(item[1])['id'])
+        box.remove(item[0])
+    assert seen == ['r0', 'r1', 'r2']
+    assert box.add({'id': 'r5'})   # room again once sent
+
+
+def test_outbox_survives_a_reboot_and_a_torn_write():
+    root = fresh_dir()
+    box = Outbox(root)
+    ids = [box.next_id() for _ in range(3)]
+    box.add({'id': ids[0]})
+    box.add({'id': ids[1]})
+    with open(root + '/outbox/00000003.json.tmp', 'w') as f:   # a power cut mid-write
+        f.write('{"id": "tor')
+    again = Outbox(root)
+    assert len(again) == 2
+    assert json.loads(again.peek()[1])['id'] == ids[0]
+    assert '00000003.json.tmp' not in os.listdir(root + '/outbox')
+    later = again.next_id()
+    assert later not in ids and later.split('-')[0] == ids[0].split('-')[0]
+    assert int(later.split('-')[1]) == 4
+
+
+def test_a_wiped_outbox_gets_a_new_tag():
+    a = Outbox(fresh_dir()).next_id()
+    b = Outbox(fresh_dir()).next_id()
+    assert a.split('-')[1] == b.split('-')[1] == '1'
+    assert a != b   # random tags: a board whose flash was wiped does not reuse an id
+
+
+def test_settings_are_checked():
+    good = {'mqtt': {'host': '10.0.0.2', 'venue': 'kings-arms', 'table': '3'}}
+    s = settings(good)
+    assert s['port'] == 1883 and s['user'] is None and s['table'] == '3'
+    assert settings({}) is None
+    assert settings({'mqtt': {'host': 'h', 'venue': 'a/b', 'table': '1'}}) is None
+    assert settings({'mqtt': {'host': 'h', 'venue': 'v', 'table': '#'}}) is None
+    assert settings({'mqtt': {'host': 'h', 'table': '1', 'port': '1883'}}) is None
+    assert settings({'mqtt': {'host': '', 'table': '1'}}) is None
+
+
+def test_record_of_a_banked_game():
+    g = new_game('knockoff', target=5)
+    g.enter_frame(red=3, blue=0)
+    g.enter_frame(red=0, blue=2)
+    g.enter_frame(red=2, blue=0)
+    r = record(g, {'red': 'Ann', 'blue': None}, 'b-1', '3', 42)
+    assert r['id'] == 'b-1' and r['table'] == '3' and r['game'] == 'knockoff'
+    assert r['red'] == 5 and r['blue'] == 2 and r['winner'] == 'red' and r['ended'] == 42
+    assert r['names'] == {'red': 'Ann', 'blue': None}
+    assert len(r['frames']) == 3 and r['options']['target'] == 5
+    assert json.loads(json.dumps(r)) == r
+
+
+def test_discovery_configs():
+    cfgs = discovery('shuffleboard/v/3/', 'v', '3')
+    assert len(cfgs) == 4
+    ids = set()
+    for topic, payload in cfgs:
+        assert topic.startswith('homeassistant/sensor/shuffleboard_v_3/')
+        assert topic.endswith('/config')
+        c = json.loads(payload)
+        assert c['state_topic'] == 'shuffleboard/v/3/state'
+        assert c['availability_topic'] == 'shuffleboard/v/3/status'
+        ids.add(c['unique_id'])
+    assert len(ids) == 4
+
+
+def test_from_net_hooks_the_controller_and_banks_to_flash():
+    from scoreboard.net.venue import from_net
+    from venue.vtable import Table
+    root = fresh_dir()
+    assert from_net({'ssid': 'bar'}, root) is None   # no mqtt settings: no venue link
+    link = from_net({'mqtt': {'host': '127.0.0.1', 'venue': 'v', 'table': '2'}}, root, 'ab12')
+    t = Table()
+    link.hook(t)
+    t.new('knockoff', {'target': 5}, {'red': 'Ann', 'blue': None})
+    t.frame(5, 0)
+    t.bank()
+    assert len(link.outbox) == 1
+    r = json.loads(link.outbox.peek()[1])
+    assert r['id'].startswith('ab12-') and r['table'] == '2' and r['winner'] == 'red'
+    assert r['names'] == {'red': 'Ann', 'blue': None}
+
+
+def test_the_pairing_pin_is_not_published():
+    view = {'screen': 'play', 'red': 3, 'pin': '4821'}
+    out = public_view(view)
+    assert 'pin' not in out and out['red'] == 3
+    assert view['pin'] == '4821'   # the board's own view is untouched
+    plain = {'screen': 'play'}
+    assert public_view(plain) is plain
