@@ -150,7 +150,9 @@ def test_menu_rule_change_restarts_at_setup_and_keeps_games():
 
 
 def test_reset_games():
-    items = 'game target doubles blank hanger handicap best_of brightness reset_games'.split()
+    # DESIGN section 4's order: new_game comes before reset_games (issue 12 added it)
+    items = ('game target doubles blank hanger handicap best_of brightness new_game '
+             'reset_games').split()
     s, _ = play('tap OK\n' + taps('RED', 15) + 'tap OK\ntap OK\nhold OK 3200\n' +
                 taps('OK', items.index('reset_games')) + 'state\ntap BLUE\nstate\n'
                 'hold OK 1000\nstate\n')
