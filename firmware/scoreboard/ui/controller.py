@@ -100,8 +100,6 @@ class Controller:
                 out[name] = mine.get(name, default)
         return out
 
-    _opts = opts
-
     def _default_choice(self):
         # Frame games choose the hammer; turn games choose who shoots first. The side that
         # opened the last game does not open this one.
