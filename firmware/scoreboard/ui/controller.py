@@ -6,11 +6,10 @@
 # ticks, compared only with ticks.diff). What a game is comes from its traits (core.traits),
 # never from its name; the view model is built by ui/view.py, the saved state by ui/state.py.
 from ..core import BLUE, KINDS, RED, RuleError, new_game, other, traits
-from . import menu as menus
 from . import state as states
 from .gestures import CHORD, HOLD, LONG, REPEAT, TAP
 from .input import HELD, PRESS
-from .keys import BLUE_MINUS, OK, RED_MINUS, index
+from .keys import BLUE_MINUS, OK, RED_MINUS
 from .keys import BLUE as K_BLUE
 from .keys import NAMES as KEY_NAMES
 from .keys import RED as K_RED
@@ -18,8 +17,6 @@ from .match import Match
 from .ticks import diff
 
 SIDE_FOR_KEY = {K_RED: RED, K_BLUE: BLUE, RED_MINUS: RED, BLUE_MINUS: BLUE}
-GESTURES = {'tap': TAP, 'long': LONG, 'hold': HOLD}
-REPEATS = (K_RED, K_BLUE, RED_MINUS, BLUE_MINUS)   # keys that repeat instead of a long press
 CHOICE_OPTIONS = ('hammer', 'first')   # chosen on the setup screen, not in the settings
 
 
@@ -166,7 +163,8 @@ class Controller:
         self._last = now
         screen = self.screen
         if self.menu is not None:
-            self._menu_event(kind, key, now)
+            from .menu import menu_event
+            menu_event(self, kind, key, now)
         elif screen == 'play':
             self._play_event(kind, key, now)
         elif screen == 'over':
@@ -417,93 +415,11 @@ class Controller:
         self.screen = 'play'
         self._persist(now)
 
-    # --- menu -------------------------------------------------------------------------------
+    # --- menu (ui/menu.py) --------------------------------------------------------------------
 
     def _open_menu(self, now):
-        kind = self.kind
-        values = self.opts(kind)
-        values['game'] = kind
-        values['best_of'] = self.match.best_of
-        values['brightness'] = self.settings['brightness']
-        values['new_game'] = 'no'
-        values['reset_games'] = 'no'
-        values['test'] = '-'
-        g = self.game
-        if g is not None:
-            for name in menus.AT_ONCE:      # these follow the game in play
-                if name in g.options:
-                    values[name] = g.options[name]
-            if g.target is not None:
-                values['target'] = g.target
-        self.menu = {'items': menus.items_for(kind), 'i': 0, 'values': values}
-        self._say('menu', now)
-
-    def _menu_event(self, kind, key, now):
-        m = self.menu
-        item = m['items'][m['i']]
-        if key == OK:
-            if kind == LONG:
-                self._leave_menu(now)
-            elif kind == TAP and item != 'test':
-                m['i'] = (m['i'] + 1) % len(m['items'])
-            return
-        if kind != TAP and kind != REPEAT or item == 'test':
-            return
-        vals = m['values']
-        new = menus.step(item, vals[item], 1 if key == K_BLUE else -1, vals['game'])
-        if new == vals[item] and type(new) is type(vals[item]):
-            return                  # at the end of its range: nothing changed, nothing saved
-        vals[item] = new
-        if item == 'game':
-            # Each game remembers its own options; show the chosen game's items and values.
-            keep = {}
-            for name in ('best_of', 'brightness', 'new_game', 'reset_games', 'test'):
-                keep[name] = vals[name]
-            vals = self.opts(new)
-            vals.update(keep)
-            vals['game'] = new
-            m['values'] = vals
-            m['items'] = menus.items_for(new)
-        elif item == 'brightness':
-            # Brightness applies at once, so it is saved at once: what the display shows
-            # survives a power cut (the menu's other changes apply when it is left).
-            self.settings['brightness'] = new
-            self._persist(now)
-
-    def _leave_menu(self, now):
-        vals = self.menu['values']
-        self.menu = None
-        kind = vals['game']
-        before = self.opts(kind)
-        rules = {}
-        for name in before:
-            rules[name] = vals[name]
-        self.settings['brightness'] = vals['brightness']
-        restart = kind != self.kind or vals['new_game'] == 'yes'
-        for name in rules:
-            if name != 'target' and name not in menus.AT_ONCE and rules[name] != before[name]:
-                restart = True
-        self.settings['game'] = kind
-        self.settings['opts'][kind] = rules
-        g = self.game
-        if not restart and g is not None:
-            for name in menus.AT_ONCE:      # nothing entered depends on them: apply at once
-                if name in rules:
-                    g.options[name] = rules[name]
-            if 'target' in rules and rules['target'] != g.target:
-                # Moving the line is an entry of the game: undoable, and it may end or reopen it.
-                self._move_line(rules['target'], now)
-        if vals['best_of'] != self.match.best_of:
-            self.match.best_of = vals['best_of']
-            self.match.legs = _zero()
-            self.match.decided = None
-        if vals['reset_games'] == 'yes':
-            self.match.reset()
-        if restart:
-            if g is not None:
-                self._set_aside(g)
-            self._to_setup()
-        self._persist(now)
+        from .menu import open_menu     # the menu's code is loaded when it is first opened
+        open_menu(self, now)
 
     def _move_line(self, target, now):
         g = self.game
@@ -512,184 +428,18 @@ class Controller:
         self.aside = None
         self._say('target %d' % target, now)
 
-    # --- a second input: the phone, a remote ------------------------------------------------
+    # --- a second input: the phone, a remote (ui/actions.py, loaded when first used) ------
 
     def press(self, button, gesture, now):
-        """Exactly what that gesture on the board's buttons does: button 'RED', 'BLUE', 'OK',
-        'RED_MINUS' or 'BLUE_MINUS', gesture 'tap', 'long' or 'hold' (RED, BLUE and the minus
-        keys repeat when held, so they take only 'tap'); the chord is (('RED', 'BLUE'),
-        'chord'). ValueError for anything else."""
-        if gesture == 'chord':
-            if (type(button) not in (tuple, list) or len(button) != 2
-                    or [index(b) for b in button if type(b) is str] not in (
-                        [K_RED, K_BLUE], [K_BLUE, K_RED])):
-                raise ValueError('the chord is RED and BLUE')
-            keys = (K_RED, K_BLUE)
-            kind = CHORD
-        else:
-            if type(button) is not str:
-                raise ValueError('unknown button')
-            key = index(button)
-            kind = GESTURES.get(gesture) if type(gesture) is str else None
-            if kind is None:
-                raise ValueError('unknown gesture %r' % (gesture,))
-            if kind != TAP and key in REPEATS:
-                raise ValueError('%s repeats when held: tap it' % KEY_NAMES[key])
-            keys = (key,)
-        woke = False
-        for k in keys:
-            woke = self.event(PRESS, k, now) or woke
-        if woke:
-            return                  # the press only woke the display, as on the board
-        if kind == LONG or kind == HOLD:
-            self.event(HELD, keys[0], now)
-        self.event(kind, keys[0], now)
+        """Exactly what that gesture on the board's buttons does (ui/actions.py)."""
+        from .actions import press
+        press(self, button, gesture, now)
 
     def act(self, action, now):
-        """One action of DESIGN section 10's POST /api/action. Raises RuleError (the rules) or
-        ValueError (malformed) with a reason and changes nothing; returns None when done (and
-        saved as a button's change is)."""
-        if type(action) is not dict:
-            raise ValueError('an action is an object')
-        do = action.get('do')
-        fn = ACTIONS.get(do) if type(do) is str else None
-        if fn is None:
-            raise ValueError('unknown action %r' % (do,))
-        if self.menu is not None:
-            raise RuleError('menu open')
-        msg, sticky = self.message, self._sticky
-        self.message = None         # as a press does; put back if the action is refused
-        self._sticky = False
-        try:
-            fn(self, action, now)
-        except Exception:
-            self.message = msg
-            self._sticky = sticky
-            raise
-        self._feedback = False
-        self.touch(now)
-        self._done(now)
-
-    def _keys(self, action, allowed):
-        for k in action:
-            if k != 'do' and k not in allowed:
-                raise ValueError('%s takes %s' % (action['do'], ', '.join(allowed) or 'nothing'))
-
-    def _in_play(self):
-        if self.game is None:
-            raise RuleError('no game in play')
-        return self.game
-
-    def _act_frame(self, action, now):
-        g = self._in_play()
-        e = g.ENTRY
-        if e == 'bed':
-            self._keys(action, ('bed',))
-            bed = action.get('bed')
-            if bed == 'end':
-                g.end_turn()
-                self.cursor = 1
-            else:
-                self._mark(bed, now)
-        elif e == 'frame':
-            self._keys(action, ('red', 'blue'))
-            self._enter({RED: action.get('red', 0), BLUE: action.get('blue', 0)}, now)
-        else:
-            self._keys(action, ('points',))
-            p = _zero()
-            p[g.turn] = action.get('points', 0)
-            self._enter(p, now)
-        self.pending = _zero()
-        self._after_entry(now)
-
-    def _act_undo(self, action, now):
-        self._keys(action, ())
-        g = self._in_play()
-        if self.pending[RED] or self.pending[BLUE]:
-            raise RuleError('points pending')
-        if not g.undo():
-            raise RuleError('nothing to undo')
-        self._after_entry(now)
-
-    def _act_redo(self, action, now):
-        self._keys(action, ())
-        g = self._in_play()
-        if self.pending[RED] or self.pending[BLUE]:
-            raise RuleError('points pending')
-        if not g.redo():
-            raise RuleError('nothing to redo')
-        self._after_entry(now)
-
-    def _act_target(self, action, now):
-        self._keys(action, ('value',))
-        v = action.get('value')
-        g = self.game
-        if g is not None:
-            if type(v) is int and v == g.target:
-                return              # the line is there already: nothing changes
-            self._move_line(v, now)     # the core refuses a game without a line, or a bad one
-            self._persist(now)
-            return
-        kind = self.kind
-        new_game(kind, target=v)            # the core checks the line (RuleError)
-        mine = self.settings['opts'].get(kind, {})
-        if mine.get('target') != v:
-            mine = dict(mine)
-            mine['target'] = v
-            self.settings['opts'][kind] = mine
-            self._persist(now)
-
-    def _act_bank(self, action, now):
-        self._keys(action, ())
-        if self.screen != 'over':
-            raise RuleError('game not over')
-        self._bank(now)
-
-    def _act_new(self, action, now):
-        self._keys(action, ('game', 'options', 'names'))
-        kind = action.get('game', self.kind)
-        if type(kind) is not str or kind not in KINDS:
-            raise ValueError('unknown game %r' % (kind,))
-        opts = action.get('options')
-        if opts is None:
-            opts = {}
-        if type(opts) is not dict:
-            raise ValueError('options is an object')
-        for k in opts:
-            if type(k) is not str:
-                raise ValueError('options are named')
-        names = action.get('names')
-        if names is None:
-            names = {}
-        if type(names) is not dict:
-            raise ValueError('names is an object')
-        for k in names:
-            if k != RED and k != BLUE:
-                raise ValueError('names are red and blue')
-            if not states.name_ok(names[k]):
-                raise ValueError('a name is null or 1..%d printable characters'
-                                 % states.NAME_MAX)
-        merged = self.opts(kind)
-        for k in opts:
-            merged[k] = opts[k]
-        new_game(kind, **merged)            # every option checked by the core (RuleError)
-        # Nothing refused: now change.
-        if self.game is not None:
-            self._set_aside(self.game)
-        choice = None
-        rules = {}
-        for k in merged:
-            if k in CHOICE_OPTIONS:
-                choice = merged[k]
-            else:
-                rules[k] = merged[k]
-        self.settings['game'] = kind
-        self.settings['opts'][kind] = rules
-        self.names = {RED: names.get(RED), BLUE: names.get(BLUE)}
-        self._to_setup()
-        if choice is not None:
-            self.choice = choice
-        self._persist(now)
+        """One action of DESIGN section 10's POST /api/action (ui/actions.py): RuleError or
+        ValueError with a reason and nothing changed, or None when done and saved."""
+        from .actions import act
+        act(self, action, now)
 
     def show_pin(self, pin, now):
         """The pairing PIN for the view (key `pin`) for at most PIN_MS, or None to hide it."""
@@ -751,12 +501,3 @@ class Controller:
         if not self._write():
             self._say('not saved ' + self.unsaved, now)
 
-
-ACTIONS = {
-    'frame': Controller._act_frame,
-    'undo': Controller._act_undo,
-    'redo': Controller._act_redo,
-    'target': Controller._act_target,
-    'bank': Controller._act_bank,
-    'new': Controller._act_new,
-}

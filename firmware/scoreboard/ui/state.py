@@ -5,10 +5,10 @@
 # damaged, and the store falls back to the other).
 from ..core import BLUE, RED, load_game, new_game, traits
 from .match import Match
-from .menu import BRIGHTNESS_MAX
 
 VERSION = 1
 DEFAULT_BRIGHTNESS = 6
+BRIGHTNESS_MAX = 8      # the user's levels are 1..8
 NAME_MAX = 12
 
 
