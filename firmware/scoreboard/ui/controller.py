@@ -84,9 +84,6 @@ class Controller:
     def kind(self):
         return self.settings['game']
 
-    def _cls(self):
-        return type(self.game) if self.game is not None else traits(self.kind)
-
     def opts(self, kind):
         """The options a new game of `kind` gets: what the players set, else the core's
         default (the setup choice, hammer or first, comes from the setup screen)."""
