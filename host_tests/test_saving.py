@@ -190,3 +190,30 @@ def test_the_store_is_given_a_check_that_runs_the_state_parser():
     f = Flash(saved={'v': 1})
     r = Rig(f)
     assert f.checked == ['refused'] and r.view['message'] == 'state file damaged'
+
+
+def test_the_cursor_is_saved_when_it_rests_not_while_a_key_repeats():
+    # Finding 7: a held key on the shove ha'penny cursor saved every 150 ms
+    f = Flash()
+    r = Rig(f)
+    r.down('OK')
+    r.wait(3200)                        # the menu
+    r.up('OK')
+    r.wait(300)
+    for _ in range(5):                  # game: shove ha'penny
+        r.tap('BLUE')
+    r.down('OK')
+    r.wait(1000)
+    r.up('OK')
+    r.wait(300)
+    r.tap('OK')                         # start
+    assert r.view['game'] == 'shovehapenny' and r.view['screen'] == 'play'
+    n = len(f.saves)
+    r.down('BLUE')
+    r.wait(3000)                        # 17 steps of the cursor
+    assert len(f.saves) == n, 'saved while the key repeats'
+    r.up('BLUE')
+    r.wait(300)
+    assert len(f.saves) == n + 1 and f.kept['cursor'] == r.view['cursor'] != 1
+    r.tap('BLUE')                       # a tap: saved once it rests, before the next press
+    assert len(f.saves) == n + 2 and f.kept['cursor'] == r.view['cursor']

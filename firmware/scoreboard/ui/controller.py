@@ -34,6 +34,7 @@ class Controller:
     SLEEP_MS = 60 * 60 * 1000    # idle this long: display off
     RETRY_MS = 10000             # unsaved: the save is tried again, and said again, this often
     PIN_MS = 60000               # a pairing PIN is shown at most this long
+    REST_MS = 250                # the shove ha'penny cursor is saved once it rests this long
     DEFAULT_BRIGHTNESS = states.DEFAULT_BRIGHTNESS
 
     def __init__(self, now, store=None, saved=None, message=None, sticky=False):
@@ -61,6 +62,7 @@ class Controller:
         self.unsaved = None         # why the last save failed, until a save succeeds
         self._unsaid = False
         self._retry_at = now
+        self._rest_at = None        # the cursor moved then: saved once it has rested
         self._last = now            # last press, for dimming and sleep
         self.dimmed = False
         self.asleep = False
@@ -129,6 +131,9 @@ class Controller:
             self._changed()
         if self.unsaved is not None and diff(now, self._retry_at) >= self.RETRY_MS:
             self._retry(now)
+        if self._rest_at is not None and diff(now, self._rest_at) >= self.REST_MS:
+            self._persist(now)
+            self._done(now)
         if self.pin is not None and diff(now, self._pin_at) >= self.PIN_MS:
             self.pin = None
             self._changed()
@@ -227,8 +232,10 @@ class Controller:
             return
         if g.ENTRY == 'bed':
             if key == K_RED or key == K_BLUE:
+                # The cursor is part of the screen a cut must keep, but not an entry: it is
+                # saved when it rests, so a held (or stuck) key does not write every 150 ms.
                 self._move_cursor(1 if key == K_BLUE else -1)
-                self._persist(now)      # the cursor is part of the screen a cut must keep
+                self._rest_at = now
             return
         side = SIDE_FOR_KEY.get(key)
         if side is None:
@@ -469,6 +476,7 @@ class Controller:
 
     def _persist(self, now=None):
         self._changed()
+        self._rest_at = None        # whatever was waiting is in this save
         if self._store is None:
             return
         if self._write():
