@@ -14,3 +14,12 @@ def displays():
     # The common 4-digit "clock" modules have no decimal points, only the colon on digit 1's
     # dp: it marks the hammer (and blinks for the turn).
     return [SidesLayout(red, blue, marker=1)]
+
+
+def wiring():
+    # As built, for the virtual board (tools/virtual): 4-digit clock modules, grids left to
+    # right, no decimal points, the colon (between digits 2 and 3) on digit 2's dp line.
+    return [[{'chip': 'tm1637', 'clk': 2, 'dio': 3, 'digits': 4, 'grids': (0, 1, 2, 3),
+              'dp': (), 'colon': 1, 'colour': 'red'},
+             {'chip': 'tm1637', 'clk': 4, 'dio': 5, 'digits': 4, 'grids': (0, 1, 2, 3),
+              'dp': (), 'colon': 1, 'colour': 'blue'}]]

@@ -82,6 +82,8 @@ def micropython_binary():
 def engine_cmd(args, flash, extra):
     eng = os.path.join(ROOT, 'tools', 'sim_engine.py')
     base = ['--root', ROOT, '--board', args.board, '--flash', flash] + extra
+    if extra[:1] == ['--stdin'] or sys.stdout.isatty():
+        base.append('--colour')         # `draw` colours only what a terminal shows
     mp = None if args.cpython else micropython_binary()
     if mp is None:
         if not args.cpython:
@@ -168,8 +170,17 @@ def interactive(args, flash):
     return 0
 
 
+def script_help():
+    """The press-script commands, from the engine's own table."""
+    sys.path.insert(0, os.path.join(ROOT, 'tools'))
+    import sim_engine
+    return ('press-script commands (B: RED, BLUE, OK, RED_MINUS, BLUE_MINUS; MS: '
+            'milliseconds; # starts a comment):\n' + '\n'.join(sim_engine.usage()))
+
+
 def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    p = argparse.ArgumentParser(description=__doc__.split('\n')[0], epilog=script_help(),
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument('--script', help='press script to run on virtual time')
     p.add_argument('--board', default=os.environ.get('BOARD') or DEFAULT_BOARD)
     p.add_argument('--flash', help='folder that keeps the virtual flash between runs')

@@ -107,10 +107,12 @@ def drive(id, level):
 
 
 def reset_all():
-    """Forget every wire, bus and watchdog: a power cut of the whole virtual board."""
+    """Forget every wire, bus and the watchdog's state: a power cut of the whole virtual
+    board."""
+    global _wdt
     _lines.clear()
     _buses.clear()
-    WDT.instances = []
+    _wdt = _Watchdog()
 
 
 class Pin:
@@ -239,16 +241,32 @@ class SoftSPI(SPI):
         self.init(baudrate=baudrate)
 
 
-class WDT:
-    instances = []
+class _Watchdog:
+    """The board's one watchdog (RP2040 and ESP32 have one): WDT() configures it again."""
 
-    def __init__(self, id=0, timeout=5000):
-        self.timeout = timeout
+    def __init__(self):
+        self.timeout = None
         self.feeds = 0
-        WDT.instances.append(self)
+        self.starts = 0
 
     def feed(self):
         self.feeds += 1
+
+
+_wdt = _Watchdog()
+
+
+def WDT(id=0, timeout=5000):
+    """The watchdog, started (or started again with a new timeout): one object per board, so
+    a firmware that restarts its loop thousands of times holds one, as on the chip."""
+    _wdt.timeout = timeout
+    _wdt.starts += 1
+    return _wdt
+
+
+def watchdog():
+    """The board's watchdog as the firmware left it (timeout None: never started)."""
+    return _wdt
 
 
 def reset():

@@ -1,0 +1,177 @@
+# runs-on: micropython
+# The one virtual board (tools/virtual/virtual_board.py): its chips come from the board file's
+# wiring() and the datasheets, never from the driver under test, so a driver with a wrong digit
+# order or zig-zag shows the wrong picture and these tests catch it; the chips are built once a
+# boot; `draw` shows exactly the segments each module has.
+import os
+
+import app_probe  # noqa: F401  (paths: boards, firmware, tools, tools/virtual, fixtures)
+import machine
+from virtual_board import VirtualBoard
+import draw_segments
+
+BOARDS = app_probe.ROOT + '/boards'
+
+# Seven-segment shapes written out here (bit0 = a .. bit6 = g), not taken from the firmware.
+FONT = {0x3F: '0', 0x06: '1', 0x5B: '2', 0x4F: '3', 0x66: '4', 0x6D: '5', 0x7D: '6',
+        0x07: '7', 0x7F: '8', 0x6F: '9', 0x00: ' '}
+
+
+def text(chip):
+    return ''.join([FONT.get(b & 0x7F, '?') for b in chip.digits()])
+
+
+def board_names():
+    names = [n[:-3] for n in os.listdir(BOARDS) if n.endswith('.py')]
+    names.sort()
+    return names
+
+
+def fresh(name):
+    import sys
+    if name in sys.modules:
+        del sys.modules[name]
+    return __import__(name)
+
+
+def test_every_board_describes_its_wiring_and_its_chips_hear_the_firmware():
+    for name in board_names():
+        board = fresh(name)
+        assert hasattr(board, 'wiring'), name + ': no wiring() for the virtual board'
+        sim = app_probe.sim_for(name)
+        assert sim.chips and len(sim.chips) == len(sim.app.displays), name
+        for group in sim.chips:
+            assert group, name
+            for chip in group:
+                # on, and showing something: the wiring's pins are the ones the drivers use
+                assert chip.on, (name, chip)
+                if chip.kind == 'segments':
+                    assert any(chip.digits()), (name, text(chip))
+
+
+def test_chips_are_built_once_a_boot_from_the_wiring_not_the_displays():
+    board = fresh('pico_tm1637')
+    calls = []
+    real = board.displays
+
+    def counting():
+        calls.append(1)
+        return real()
+    board.displays = counting
+    try:
+        sim = app_probe.new_sim('pico_tm1637')
+        assert len(calls) == 1           # the app's own: the virtual board never builds them
+        app_probe.play(sim, ['power-cut'])
+        assert len(calls) == 2
+    finally:
+        board.displays = real
+
+
+def _red_twelve(board):
+    sim = app_probe.new_sim(board)
+    app_probe.play(sim, ['tap OK'] + ['tap RED'] * 12 + ['tap OK', 'wait 2500'])
+    assert sim.app.ctl.view['red'] == 12
+    return sim
+
+
+def test_the_red_module_reads_its_score():
+    sim = _red_twelve('pico_tm1637')
+    red = sim.chips[0][0]
+    assert '12' in text(red), text(red)
+
+
+def test_a_driver_with_a_swapped_digit_order_fails():
+    sim = _red_twelve('bug_tm1637_order')      # the same board, its driver's order wrong
+    red = sim.chips[0][0]
+    assert '12' not in text(red), text(red)     # the check above would fail on this driver
+    assert '21' in text(red), text(red)
+
+
+def test_a_driver_with_a_swapped_digit_order_fails_on_the_bench():
+    from machine import Pin
+    from scoreboard.drivers.tm1637 import TM1637
+
+    class Swapped(TM1637):
+        def __init__(self, clk, dio):
+            TM1637.__init__(self, clk, dio, 4, (1, 0, 2, 3))
+
+    for cls, want in ((TM1637, '1234'), (Swapped, '2134')):
+        machine.reset_all()
+        vb = VirtualBoard(fresh('pico_tm1637'))
+        drv = cls(Pin(2), Pin(3))
+        for i in range(4):
+            drv.buf[i] = (0x06, 0x5B, 0x4F, 0x66)[i]
+        drv.show()
+        assert text(vb.groups[0][0]) == want, (cls, text(vb.groups[0][0]))
+
+
+def _mark(fb, w, h):
+    # an asymmetric pattern: an L in the top-left corner and a dot near the bottom right
+    pts = [(0, 0), (0, 1), (0, 2), (1, 2), (w - 3, h - 2)]
+    for x, y in pts:
+        fb.pixel(x, y, 1)
+    return pts
+
+
+def test_a_panel_driver_with_a_wrong_zigzag_fails_on_the_bench():
+    from machine import Pin
+    from scoreboard.drivers.ws2812_panel import WS2812Panel
+    for serpentine, good in ((True, True), (False, False)):
+        machine.reset_all()
+        vb = VirtualBoard(fresh('esp32_ws2812'))    # the panel as built: zig-zag
+        chip = vb.groups[0][0]
+        drv = WS2812Panel(Pin(13), 32, 8, True, serpentine, 'top-left')
+        drv.fill(0)
+        want = _mark(drv, 32, 8)
+        drv.show()
+        lit = [(x, y) for y in range(8) for x in range(32) if chip.pixel(x, y) != (0, 0, 0)]
+        assert (sorted(lit) == sorted(want)) == good, (serpentine, lit)
+
+
+def _lit(sim):
+    chip = sim.chips[0][0]
+    return [(x, y) for y in range(chip.height) for x in range(chip.width)
+            if chip.pixel(x, y) != (0, 0, 0)]
+
+
+def test_a_panel_driver_with_a_wrong_zigzag_shows_another_picture():
+    good = _lit(_red_twelve('esp32_ws2812'))
+    bad = _lit(_red_twelve('bug_ws2812_zigzag'))
+    assert good and len(bad) == len(good)
+    assert bad != good
+
+
+def test_the_clock_module_is_drawn_with_its_colon_and_no_points():
+    sim = app_probe.sim_for('pico_tm1637')
+    red = sim.chips[0][0]
+    assert red.dp == () and red.colon == 1
+    # every segment line high: the module lights its 28 segments and the colon, no point
+    for i in range(6):
+        red.regs[i] = 0xFF
+    segs, colon, lit = draw_segments.shown(red)
+    assert segs == [0x7F] * 4 and colon == 1 and lit
+    lines = draw_segments.term(red, colour=False)
+    assert '.' not in ''.join(lines), lines
+    assert lines[1].count(':') == 1 and lines[1].index(':') == 7, lines
+    red.regs[1] = 0x7F
+    assert ':' not in draw_segments.term(red, colour=False)[1]
+
+
+def test_modules_with_points_draw_them():
+    sim = app_probe.sim_for('pico_max7219_digits')
+    chip = sim.chips[0][0]
+    assert getattr(chip, 'colon', None) is None
+    segs, colon, _ = draw_segments.shown(chip)
+    assert segs == chip.digits() and colon is None
+
+
+def test_draw_prints_no_colour_codes_unless_asked():
+    out = app_probe.Out()
+    sim = app_probe.new_sim('pico_tm1637', out=out)
+    app_probe.play(sim, ['tap OK', 'tap RED', 'draw'])
+    plain = ''.join(out.lines)
+    assert plain.endswith('.\n') and '\x1b' not in plain and ':' in plain
+    out.lines = []
+    sim.colour = True
+    app_probe.play(sim, ['draw'])
+    assert '\x1b[' in ''.join(out.lines)
