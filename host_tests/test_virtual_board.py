@@ -3,6 +3,7 @@
 # wiring() and the datasheets, never from the driver under test, so a driver with a wrong digit
 # order or zig-zag shows the wrong picture and these tests catch it; the chips are built once a
 # boot; `draw` shows exactly the segments each module has.
+import json
 import os
 
 import app_probe  # noqa: F401  (paths: boards, firmware, tools, tools/virtual, fixtures)
@@ -175,3 +176,63 @@ def test_draw_prints_no_colour_codes_unless_asked():
     sim.colour = True
     app_probe.play(sim, ['draw'])
     assert '\x1b[' in ''.join(out.lines)
+
+
+def test_the_watchdog_is_one_per_board():
+    import gc
+    machine.reset_all()
+    first = machine.WDT(timeout=8000)
+    first.feed()
+    gc.collect()
+    before = gc.mem_alloc() if hasattr(gc, 'mem_alloc') else 0
+    for _ in range(3000):                   # the firmware's loop restarted 3,000 times
+        w = machine.WDT(timeout=8000)
+        w.feed()
+    gc.collect()
+    after = gc.mem_alloc() if hasattr(gc, 'mem_alloc') else 0
+    assert w is first and machine.watchdog() is first
+    assert first.starts == 3001 and first.feeds == 3001 and first.timeout == 8000
+    assert after - before < 1024, after - before
+    machine.reset_all()                     # a power cut: a new, unstarted watchdog
+    assert machine.watchdog() is not first and machine.watchdog().timeout is None
+
+
+def test_app_restarts_hold_one_watchdog():
+    sim = app_probe.new_sim('bare')
+    from scoreboard.app import App
+    from scoreboard.store import Store
+    for _ in range(50):
+        App(sim.board, Store(sim.flash), sim.now)
+    assert machine.watchdog().starts == 51 and sim.app.wdt is machine.watchdog()
+
+
+def test_long_waits_jump_and_the_timers_still_fire():
+    import time
+    out = app_probe.Out()
+    sim = app_probe.new_sim('pico_tm1637', out=out)
+    t0 = time.time()
+    app_probe.play(sim, ['tap OK', 'tap RED', 'wait 1000000000000', 'state'])
+    assert time.time() - t0 < 30
+    assert sim.now > 1000000000000
+    assert '"screen": "sleep"' in out.lines[-1], out.lines[-1]
+    assert not sim.chips[0][0].on                     # the display went off
+    app_probe.play(sim, ['tap BLUE', 'state'])         # the first press only wakes
+    assert json.loads(out.lines[-1])['pending'] == {'red': 1, 'blue': 0}, out.lines[-1]
+    red = sim.chips[0][0]
+    assert red.on
+    # after the jump the firmware's timers run as before: dim after 10 min idle, not sooner
+    bright = red.level
+    app_probe.play(sim, ['wait 590000'])
+    assert red.on and red.level == bright
+    app_probe.play(sim, ['wait 20000'])
+    assert red.on and red.level < bright
+
+
+def test_a_long_wait_with_a_key_down_is_refused():
+    import sim_engine
+    sim = app_probe.new_sim('bare')
+    try:
+        app_probe.play(sim, ['down OK', 'wait 1000000000000'])
+        raise AssertionError('not refused')
+    except sim_engine.TooLong:
+        pass
