@@ -147,6 +147,15 @@ def test_help_lists_the_script_commands():
     for words in ('tap B', 'hold B MS', 'chord B1 B2 MS', 'down B', 'up B', 'wait MS',
                   'power-cut', 'state', 'draw', 'quit'):
         assert '\n  ' + words + ' ' in r.stdout, (words, r.stdout)
+    # every command of the engine's table is listed, with what it does
+    sys.path.insert(0, os.path.join(ROOT, 'tools'))
+    import sim_engine
+    listed = [line.split() for line in r.stdout.split('press-script commands', 1)[1]
+              .splitlines()[1:] if line.startswith('  ')]
+    assert sorted(w[0] for w in listed) == sorted(sim_engine.COMMANDS)
+    for w in listed:
+        kinds = sim_engine.COMMANDS[w[0]][0]
+        assert len(w) > 1 + len(kinds), w          # arguments, then a description
 
 
 def test_draw_into_a_pipe_has_no_colour_codes(tmp_path):

@@ -170,12 +170,37 @@ def interactive(args, flash):
     return 0
 
 
+# What each press-script command does, for --help (the commands and their arguments come from
+# the engine's table, sim_engine.COMMANDS).
+WHAT = {
+    'tap': 'press B for 80 ms, then 300 ms with nothing pressed',
+    'hold': 'press B for MS, then the 300 ms gap',
+    'chord': 'press B1 and B2 together for MS, then the gap',
+    'down': 'press B (no time passes)',
+    'up': 'release B',
+    'wait': 'let MS of virtual time pass',
+    'power-cut': 'RAM is lost; the firmware boots again from the virtual flash',
+    'state': 'print the view model as one JSON line',
+    'draw': 'print the displays as the virtual chips show them, then a line "."',
+    'quit': 'end the script here',
+}
+ARG_NAMES = {'b': 'B', 'm': 'MS'}
+
+
 def script_help():
     """The press-script commands, from the engine's own table."""
     sys.path.insert(0, os.path.join(ROOT, 'tools'))
     import sim_engine
-    return ('press-script commands (B: RED, BLUE, OK, RED_MINUS, BLUE_MINUS; MS: '
-            'milliseconds; # starts a comment):\n' + '\n'.join(sim_engine.usage()))
+    lines = ['press-script commands (B: RED, BLUE, OK, RED_MINUS, BLUE_MINUS; MS: '
+             'milliseconds; # starts a comment):']
+    for name in sorted(sim_engine.COMMANDS):
+        kinds = sim_engine.COMMANDS[name][0]
+        args = [ARG_NAMES.get(k, k.upper()) for k in kinds]
+        if kinds.count('b') > 1:
+            args = ['B%d' % (i + 1) if a == 'B' else a for i, a in enumerate(args)]
+        usage = ' '.join([name] + args)
+        lines.append('  %-16s %s' % (usage, WHAT.get(name, '')))
+    return '\n'.join(lines)
 
 
 def main(argv=None):

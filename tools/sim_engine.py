@@ -15,7 +15,8 @@
 # line '.'), `quit`.
 #
 # The commands are one table, COMMANDS: name -> (argument kinds, Sim method); ARGS turns each
-# argument kind into a value. A new command (`ir CODE`, `light PCT`) is a row in each and a method.
+# argument kind into a value. A new command (`ir CODE`, `light PCT`) is a row in COMMANDS, a
+# method of Sim, and (for a new kind of argument) a row in ARGS.
 # Scripts are streamed: checked line by line, then run line by line, whatever their length.
 #
 # usage: sim_engine.py --board NAME --flash DIR [--script FILE | --stdin] [--root DIR]
@@ -102,34 +103,20 @@ def _ms(w, buttons, n, raw):
 # Argument kinds: one letter -> parser(word, board buttons, line number, line) -> value.
 ARGS = {'b': _button, 'm': _ms}
 
-# The script commands: name -> (argument kinds, the Sim method that runs them, what it does).
+# The script commands: name -> (argument kinds, the Sim method that runs them; None: handled
+# by the runner). tools/sim.py --help lists them.
 COMMANDS = {
-    'tap': ('b', 'do_tap', 'press B for 80 ms, then a 300 ms gap'),
-    'hold': ('bm', 'do_hold', 'press B for MS, then the gap'),
-    'chord': ('bbm', 'do_chord', 'press B1 and B2 together for MS, then the gap'),
-    'down': ('b', 'do_down', 'press B (no time passes)'),
-    'up': ('b', 'do_up', 'release B'),
-    'wait': ('m', 'do_wait', 'let MS of virtual time pass'),
-    'power-cut': ('', 'do_power_cut', 'RAM lost; boot again from the virtual flash'),
-    'state': ('', 'do_state', 'print the view model as one JSON line'),
-    'draw': ('', 'do_draw', 'print the displays as the chips show them, then a line "."'),
-    'quit': ('', None, 'end the script here'),
+    'tap': ('b', 'tap'),
+    'hold': ('bm', 'hold'),
+    'chord': ('bbm', 'chord'),
+    'down': ('b', 'press'),
+    'up': ('b', 'release'),
+    'wait': ('m', 'advance'),
+    'power-cut': ('', 'boot'),
+    'state': ('', 'state'),
+    'draw': ('', 'draw'),
+    'quit': ('', None),
 }
-ARG_NAMES = {'b': 'B', 'm': 'MS'}
-
-
-def usage():
-    """The script commands, one line each (for --help)."""
-    out = []
-    for name in sorted(COMMANDS):
-        kinds, _, what = COMMANDS[name]
-        words = [name]
-        for k in kinds:
-            words.append(ARG_NAMES.get(k, k.upper()))
-        if name == 'chord':
-            words = ['chord', 'B1', 'B2', 'MS']
-        out.append('  %-16s %s' % (' '.join(words), what))
-    return out
 
 
 def text_line(n, raw):
@@ -138,18 +125,6 @@ def text_line(n, raw):
         return raw.decode()
     except UnicodeError:
         raise ScriptError(n, repr(raw)[2:-1], 'not UTF-8 text')
-
-
-def text_lines(data):
-    """A script file's bytes -> its lines as text (see text_line)."""
-    out = []
-    n = 0
-    for raw in data.split(b'\n'):
-        n += 1
-        out.append(text_line(n, raw))
-    if out and not out[-1]:
-        out.pop()               # the empty piece after a final newline
-    return out
 
 
 def parse_line(n, raw, buttons):
@@ -300,16 +275,16 @@ class Sim:
         if hasattr(self.out, 'flush'):
             self.out.flush()
 
-    def do_tap(self, b):
-        self.do_hold(b, TAP_MS)
+    def tap(self, b):
+        self.hold(b, TAP_MS)
 
-    def do_hold(self, b, ms):
+    def hold(self, b, ms):
         self.press(b)
         self.advance(ms)
         self.release(b)
         self.advance(GAP_MS)
 
-    def do_chord(self, b1, b2, ms):
+    def chord(self, b1, b2, ms):
         self.press(b1)
         self.press(b2)
         self.advance(ms)
@@ -317,22 +292,10 @@ class Sim:
         self.release(b2)
         self.advance(GAP_MS)
 
-    def do_down(self, b):
-        self.press(b)
-
-    def do_up(self, b):
-        self.release(b)
-
-    def do_wait(self, ms):
-        self.advance(ms)
-
-    def do_power_cut(self):
-        self.boot()
-
-    def do_state(self):
+    def state(self):
         self.out.write(dumps(self.app.ctl.view) + '\n')
 
-    def do_draw(self):
+    def draw(self):
         for line in self.picture():
             self.out.write(line + '\n')
         self.out.write('.\n')

@@ -1,15 +1,6 @@
-# Which virtual chip model a board's wiring names (WIRED: what virtual_board.py builds the
-# board from), and which one listens to a firmware display driver on a bench (CHIPS: the
-# drivers' own tests attach a chip to one driver). Only the module a board needs is imported,
-# so a run carries one chip model, not all six.
-WIRED = {
-    'tm1637': 'tm1637',
-    'max7219-digits': 'max7219',
-    'max7219-matrix': 'max7219_matrix',
-    '595': 'sr595',
-    'ws2812-digits': 'ws2812_digits',
-    'ws2812-panel': 'ws2812_panel',
-}
+# Which virtual chip model listens to a firmware display driver on a bench: the drivers' own
+# tests attach a chip to one driver. (A board's chips come from its wiring instead:
+# virtual_board.py.) Only the module a driver needs is imported.
 CHIPS = {
     'TM1637': 'tm1637',
     'MAX7219Digits': 'max7219',
@@ -40,11 +31,3 @@ def chips_for(drv, prefix=''):
         return []
     return __import__(prefix + name, None, None, ['chips_for']).chips_for(drv)
 
-
-def from_wiring(w):
-    """The chip views of one entry of a board file's wiring() (a dict naming its 'chip')."""
-    name = WIRED.get(w.get('chip'))
-    if name is None:
-        raise ValueError('no virtual chip %r (known: %s)' % (
-            w.get('chip'), ', '.join(sorted(WIRED))))
-    return __import__(name, None, None, ['from_wiring']).from_wiring(w)

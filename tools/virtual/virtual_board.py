@@ -8,11 +8,27 @@
 #       return [[{'chip': 'tm1637', 'clk': 2, 'dio': 3, 'digits': 4, 'dp': (), 'colon': 1}, ...]]
 #
 # one list per display (in the order displays() returns them), one dict per chip module left to
-# right; chip_map.WIRED names the chip models, each chip module's from_wiring() its keys. The
+# right; WIRED names the chip models, each chip module's from_wiring() its keys. The
 # chip models take nothing from the drivers: a driver that sends a digit to the wrong grid or
 # lights a panel in the wrong zig-zag shows the wrong picture. Runs under MicroPython and
 # CPython; drawing pictures needs only draw_segments/draw_pixels (PNG through Pillow elsewhere).
-from chip_map import from_wiring
+# The chip a wiring entry names -> the chip model's module (imported only when a board has one).
+WIRED = {
+    'tm1637': 'tm1637',
+    'max7219-digits': 'max7219',
+    'max7219-matrix': 'max7219_matrix',
+    '595': 'sr595',
+    'ws2812-digits': 'ws2812_digits',
+    'ws2812-panel': 'ws2812_panel',
+}
+
+
+def from_wiring(w):
+    """The chip views of one entry of a board file's wiring() (a dict naming its 'chip')."""
+    name = WIRED.get(w.get('chip'))
+    if name is None:
+        raise ValueError('no virtual chip %r' % (w.get('chip'),))
+    return __import__(name, None, None, ['from_wiring']).from_wiring(w)
 
 
 class VirtualBoard:
@@ -38,30 +54,6 @@ class VirtualBoard:
         return out
 
     def picture(self, colour=False):
-        """The displays as their chips show them: text lines, one block per display (headed
-        'end N' where there are several), chips side by side. colour: ANSI colour codes."""
-        lines = []
-        groups = self.groups
-        for i in range(len(groups)):
-            if len(groups) > 1:
-                lines.append('end %d' % (i + 1))
-            blocks = [term(c, colour) for c in groups[i]]
-            height = max([len(b) for b in blocks]) if blocks else 0
-            for r in range(height):
-                row = ''
-                for b in blocks:
-                    row += (b[r] if r < len(b) else '') + '   '
-                lines.append(row.rstrip())
-        return lines
-
-
-def term(chip, colour=False):
-    """Text lines of one chip: seven-segment art with exactly the module's segments, or pixel
-    rows ('#'/'.' without colour, half blocks in 24-bit colour with it)."""
-    if chip.kind == 'pixels':
-        if colour:
-            import draw_pixels
-            return draw_pixels.term(chip)
-        return chip.rows()
-    import draw_segments
-    return draw_segments.term(chip, colour)
+        """The displays as their chips show them: text lines (draw_board.py)."""
+        from draw_board import picture
+        return picture(self.groups, colour)
