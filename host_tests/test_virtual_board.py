@@ -236,3 +236,40 @@ def test_a_long_wait_with_a_key_down_is_refused():
         raise AssertionError('not refused')
     except sim_engine.TooLong:
         pass
+
+
+def test_a_part_joins_the_machine_stand_in():
+    # the way the PWM/ADC/IRQ stand-ins plug in: a module of their own, named in PARTS
+    import sys
+    class Part:
+        pass
+    mod = Part()
+
+    class Buzzer:
+        def __init__(self, pin):
+            self.line = machine.line(pin)
+            self.tones = []
+
+    forgotten = []
+    mod.NAMES = ('Buzzer',)
+    mod.Buzzer = Buzzer
+    sys.modules['machine_test_part'] = mod
+    try:
+        machine._join(('machine_test_part', 'machine_no_such_part'))
+        assert machine.Buzzer is Buzzer
+        machine.resets.append(lambda: forgotten.append(1))
+        machine.reset_all()
+        assert forgotten == [1]
+    finally:
+        del sys.modules['machine_test_part']
+        machine.resets.pop()
+        del machine.Buzzer
+
+
+def test_commands_are_one_table():
+    import sim_engine
+    for name in sim_engine.COMMANDS:
+        kinds, method = sim_engine.COMMANDS[name]
+        assert method is None or callable(getattr(sim_engine.Sim, method)), name
+        for k in kinds:
+            assert k in sim_engine.ARGS, (name, k)

@@ -27,13 +27,29 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MICROPYTHON = os.environ.get('MICROPYTHON', os.path.join(ROOT, '.venv', 'bin', 'micropython'))
 DEFAULT_BOARD = 'pico_tm1637'
 
+
+
+def gesture_ms():
+    """(long, hold, chord) thresholds in ms, from the firmware's gestures (DESIGN section 4's
+    600, 3000 and 1000 where that module cannot be read)."""
+    sys.path.insert(0, os.path.join(ROOT, 'firmware'))
+    try:
+        from scoreboard.ui.gestures import Gestures
+        return Gestures.LONG_MS, Gestures.HOLD_MS, Gestures.CHORD_MS
+    except (ImportError, AttributeError):
+        return 600, 3000, 1000
+
+
+LONG_MS, HOLD_MS, CHORD_MS = gesture_ms()
 HELP = ('r/b: tap RED/BLUE   R/B: hold RED/BLUE 1 s   space/enter: tap OK   l: long OK   '
         'm: hold OK (menu)   c: chord (redo)   -/=: RED-/BLUE-   p: power cut   q: quit')
+# Each key a press-script line: a long press is held a little past LONG_MS, a hold past HOLD_MS
+# and a chord past CHORD_MS, so that the gesture is sure whatever the loop's step.
 KEYS = {
     'r': 'tap RED', 'b': 'tap BLUE', ' ': 'tap OK', '\r': 'tap OK', '\n': 'tap OK',
-    'R': 'hold RED 1000', 'B': 'hold BLUE 1000', 'l': 'hold OK 1000', 'm': 'hold OK 3200',
-    'c': 'chord RED BLUE 1200', '-': 'tap RED_MINUS', '=': 'tap BLUE_MINUS',
-    'p': 'power-cut',
+    'R': 'hold RED 1000', 'B': 'hold BLUE 1000', 'l': 'hold OK %d' % (LONG_MS + 400),
+    'm': 'hold OK %d' % (HOLD_MS + 200), 'c': 'chord RED BLUE %d' % (CHORD_MS + 200),
+    '-': 'tap RED_MINUS', '=': 'tap BLUE_MINUS', 'p': 'power-cut',
 }
 
 

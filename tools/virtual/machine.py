@@ -5,6 +5,12 @@
 # what the MCU drives on it, what the outside world drives on it (a button, a chip pulling an
 # open-drain line low) and its pull resistor. Virtual chips listen to lines and SPI buses and
 # decode what the drivers send, so the simulator shows only what really reached a chip.
+#
+# More parts (PWM for a buzzer or a dimmed /OE, ADC for a light sensor, pin IRQs for remote
+# receivers) come as stand-in modules of their own in tools/virtual: a part's module imports
+# this one, drives or reads its pins through line(id) (so the chips and the firmware see the
+# same wire), registers what a power cut must forget in `resets`, and joins this namespace by
+# its name in PARTS (the firmware's `from machine import PWM` then finds it).
 
 
 try:
@@ -89,6 +95,7 @@ class Line:
 
 
 _lines = {}
+resets = []     # callables of the parts' stand-ins, called by reset_all()
 
 
 def line(id):
@@ -113,6 +120,8 @@ def reset_all():
     _lines.clear()
     _buses.clear()
     _wdt = _Watchdog()
+    for fn in resets:
+        fn()
 
 
 class Pin:
@@ -305,3 +314,21 @@ PWRON_RESET = 1
 HARD_RESET = 2
 WDT_RESET = 3
 SOFT_RESET = 5
+
+
+# The parts' stand-in modules (see the top): each module's NAMES become names of this module.
+PARTS = ()
+
+
+def _join(parts):
+    g = globals()
+    for name in parts:
+        try:
+            mod = __import__(name)
+        except ImportError:
+            continue
+        for n in getattr(mod, 'NAMES', ()):
+            g[n] = getattr(mod, n)
+
+
+_join(PARTS)
