@@ -77,7 +77,10 @@ def dumps(v):
 
 def button_names():
     """The firmware's button names (scoreboard.ui.keys), imported when first needed."""
-    from scoreboard.ui.keys import NAMES
+    try:
+        from scoreboard.ui.keys import NAMES
+    except ImportError:     # the firmware's input layer moved: DESIGN section 4's names
+        NAMES = ('RED', 'BLUE', 'OK', 'RED_MINUS', 'BLUE_MINUS')
     return NAMES
 
 
@@ -214,7 +217,8 @@ class Sim:
         """Power on: fresh RAM (a new App, fresh wires and chips), the same flash."""
         import scoreboard
         scoreboard.prepare_heap()          # as firmware/main.py does, before the app loads
-        from scoreboard.app import App, LOOP_MS
+        import scoreboard.app
+        App = scoreboard.app.App
         from scoreboard.store import Store
         from virtual_board import VirtualBoard
         m = self.machine
@@ -227,7 +231,7 @@ class Sim:
         # drivers send, built from the board file's wiring, not from its drivers.
         self.vboard = VirtualBoard(self.board)
         self.chips = self.vboard.groups
-        self.step_ms = LOOP_MS
+        self.step_ms = getattr(scoreboard.app, 'LOOP_MS', 5)     # the firmware's loop period
         self.app = App(self.board, Store(self.flash), self.now)
         self.touched = self.now
         self.boots += 1
