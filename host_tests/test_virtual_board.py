@@ -41,6 +41,7 @@ def test_every_board_describes_its_wiring_and_its_chips_hear_the_firmware():
         assert hasattr(board, 'wiring'), name + ': no wiring() for the virtual board'
         sim = app_probe.sim_for(name)
         assert sim.chips and len(sim.chips) == len(sim.app.displays), name
+        assert sim.vboard.deaf() == [], name
         for group in sim.chips:
             assert group, name
             for chip in group:
@@ -273,3 +274,10 @@ def test_commands_are_one_table():
         assert method is None or callable(getattr(sim_engine.Sim, method)), name
         for k in kinds:
             assert k in sim_engine.ARGS, (name, k)
+
+
+def test_a_wiring_that_names_other_pins_is_found():
+    sim = app_probe.new_sim('bug_wiring_pins')
+    deaf = sim.vboard.deaf()
+    assert deaf == [sim.chips[0][1]], deaf          # the blue module, on pins nobody drives
+    assert not deaf[0].on and sim.chips[0][0].on

@@ -234,7 +234,19 @@ class Sim:
         self.step_ms = getattr(scoreboard.app, 'LOOP_MS', 5)     # the firmware's loop period
         self.app = App(self.board, Store(self.flash), self.now)
         self.touched = self.now
+        if not self.boots:
+            self.warn_deaf()
         self.boots += 1
+
+    def warn_deaf(self):
+        # A board file whose wiring() names other pins than its displays() use: say so, or
+        # the simulator shows a blank display with no reason.
+        for chip in self.vboard.deaf():
+            sys.stderr.write('sim: a %s chip of %s heard nothing from the firmware: do its '
+                             'wiring() pins match displays()?\n' % (
+                                 type(chip).__name__, self.board_name))
+        if self.vboard.error and self.app.displays:
+            sys.stderr.write('sim: %s: %s\n' % (self.board_name, self.vboard.error))
 
     def press(self, b):
         self.held[b] = True

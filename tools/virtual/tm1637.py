@@ -41,6 +41,7 @@ class TM1637Chip:
         self.flen = 0
         self.log = [] if log else None   # every complete frame as bytes, oldest first
         self.errors = 0             # frames cut short, bytes with no command
+        self.frames = 0             # stop conditions seen (frames received)
         self.clk.listeners.append(self._on_clk)
         self.dio.listeners.append(self._on_dio)
 
@@ -55,6 +56,7 @@ class TM1637Chip:
             self.flen = 0
         elif self.active:           # stop
             self.active = False
+            self.frames += 1
             # The stop condition itself raises CLK once (nbit 1 then): a byte cut short is
             # 2..8 bits.
             if 2 <= self.nbit <= 8:

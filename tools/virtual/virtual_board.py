@@ -53,7 +53,22 @@ class VirtualBoard:
             out += g
         return out
 
+    def deaf(self):
+        """The chips that have heard nothing on their wires: where the wiring() names pins
+        the drivers do not use (call it after the firmware first drew its displays)."""
+        return [c for c in self.chips() if not heard(c)]
+
     def picture(self, colour=False):
         """The displays as their chips show them: text lines (draw_board.py)."""
         from draw_board import picture
         return picture(self.groups, colour)
+
+
+def heard(chip):
+    """Whether anything reached the chip: frames, latches or LED writes it counted."""
+    for name in ('frames', 'writes', 'latches'):
+        n = getattr(chip, name, None)
+        if n is not None:
+            return n > 0
+    chain = getattr(chip, 'chain', None)        # a module on a MAX7219 chain
+    return chain is None or chain.frames > 0
