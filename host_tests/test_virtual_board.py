@@ -281,3 +281,17 @@ def test_a_wiring_that_names_other_pins_is_found():
     deaf = sim.vboard.deaf()
     assert deaf == [sim.chips[0][1]], deaf          # the blue module, on pins nobody drives
     assert not deaf[0].on and sim.chips[0][0].on
+
+
+def test_a_pwm_on_the_595s_output_enable_dims_it():
+    # the contract for a PWM stand-in: it sets its line's duty (duty_u16) and calls changed()
+    sim = app_probe.sim_for('pico_595')
+    chip = sim.chips[0][0]
+    assert chip.on and chip.level == 7
+    ln = machine.line(20)
+    for duty, on, level in ((0, True, 7), (65535 - 8192, True, 0), (65535, False, 0)):
+        ln.duty = duty
+        ln.changed()
+        assert (chip.on, chip.level) == (on, level), duty
+    ln.duty = None
+    assert chip.on and chip.level == 7

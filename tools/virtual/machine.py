@@ -10,7 +10,8 @@
 # receivers) come as stand-in modules of their own in tools/virtual: a part's module imports
 # this one, drives or reads its pins through line(id) (so the chips and the firmware see the
 # same wire), registers what a power cut must forget in `resets`, and joins this namespace by
-# its name in PARTS (the firmware's `from machine import PWM` then finds it).
+# its name in PARTS (the firmware's `from machine import PWM` then finds it). A PWM sets its
+# line's `duty` (duty_u16) and calls changed(): the chips read a PWM-driven pin from it.
 
 
 try:
@@ -52,7 +53,7 @@ class Reset(BaseException):
 
 class Line:
     __slots__ = ('id', 'out', 'ext', 'pull', 'mode', 'listeners', 'irq_handler', 'irq_trigger',
-                 'pin', 'last')
+                 'pin', 'last', 'duty')
 
     def __init__(self, id):
         self.id = id
@@ -65,6 +66,7 @@ class Line:
         self.irq_trigger = 0
         self.pin = None
         self.last = None
+        self.duty = None      # a PWM stand-in's duty_u16 (0..65535) while it drives the pin
 
     def level(self):
         if self.mode == Pin.OUT:

@@ -54,10 +54,16 @@ class SR595Chip:
 
     @property
     def on(self):
-        return self.oe is None or self.oe.level() == 0
+        oe = self.oe
+        if oe is not None and oe.duty is not None:    # /OE on a PWM: lit unless always high
+            return oe.duty < 65535
+        return oe is None or oe.level() == 0
 
     @property
     def level(self):
+        oe = self.oe
+        if oe is not None and oe.duty is not None:    # the fraction of time /OE is low, 0..7
+            return (65535 - oe.duty) * 7 // 65535
         return 7
 
     def digits(self):
