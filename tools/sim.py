@@ -7,9 +7,9 @@
            a fresh, empty one), --cpython (run the firmware under CPython instead of the
            MicroPython unix port)
 
-The firmware runs in tools/sim_engine.py under MicroPython; this front end only starts it,
-passes the script, and in interactive mode turns keys into presses and draws what the virtual
-chips show.
+The firmware runs in tools/sim_cli.py (the virtual board of tools/sim_engine.py) under
+MicroPython; this front end only starts it, passes the script, and in interactive mode turns
+keys into presses and draws what the virtual chips show.
 """
 import argparse
 import json
@@ -96,7 +96,7 @@ def micropython_binary():
 
 
 def engine_cmd(args, flash, extra):
-    eng = os.path.join(ROOT, 'tools', 'sim_engine.py')
+    eng = os.path.join(ROOT, 'tools', 'sim_cli.py')
     base = ['--root', ROOT, '--board', args.board, '--flash', flash] + extra
     if extra[:1] == ['--stdin'] or sys.stdout.isatty():
         base.append('--colour')         # `draw` colours only what a terminal shows

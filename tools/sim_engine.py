@@ -17,10 +17,8 @@
 # The commands are one table, COMMANDS: name -> (argument kinds, Sim method); ARGS turns each
 # argument kind into a value. A new command (`ir CODE`, `light PCT`) is a row in COMMANDS, a
 # method of Sim, and (for a new kind of argument) a row in ARGS.
-# Scripts are streamed: checked line by line, then run line by line, whatever their length.
-#
-# usage: sim_engine.py --board NAME --flash DIR [--script FILE | --stdin] [--root DIR]
-#                      [--colour]
+# The command line (tools/sim.py starts it: scripts streamed, the interactive pipe) is
+# tools/sim_cli.py; this module is what a press-script run needs.
 import sys
 
 GAP_MS = 300           # DESIGN section 6: the gap after a tap, hold or chord
@@ -122,14 +120,6 @@ COMMANDS = {
 }
 
 
-def text_line(n, raw):
-    """One script line's bytes -> text; a line that is not UTF-8 is a ScriptError naming it."""
-    try:
-        return raw.decode()
-    except UnicodeError:
-        raise ScriptError(n, repr(raw)[2:-1], 'not UTF-8 text')
-
-
 def parse_line(n, raw, buttons):
     """One press-script line -> (op, args), or None for a blank or comment line. Raises
     ScriptError naming the line."""
@@ -163,22 +153,6 @@ def parse(lines, buttons):
         if cmd is not None:
             out.append((n, cmd[0], cmd[1]))
     return out
-
-
-def stream(f, buttons):
-    """(lineno, op, args) for each command of an open script file (bytes), one line at a
-    time: memory stays the same whatever the script's length."""
-    n = 0
-    while True:
-        raw = f.readline()
-        if not raw:
-            return
-        n += 1
-        if raw[-1:] == b'\n':
-            raw = raw[:-1]
-        cmd = parse_line(n, text_line(n, raw), buttons)
-        if cmd is not None:
-            yield n, cmd[0], cmd[1]
 
 
 def app_idle(app):
@@ -234,19 +208,7 @@ class Sim:
         self.step_ms = getattr(scoreboard.app, 'LOOP_MS', 5)     # the firmware's loop period
         self.app = App(self.board, Store(self.flash), self.now)
         self.touched = self.now
-        if not self.boots:
-            self.warn_deaf()
         self.boots += 1
-
-    def warn_deaf(self):
-        # A board file whose wiring() names other pins than its displays() use: say so, or
-        # the simulator shows a blank display with no reason.
-        for chip in self.vboard.deaf():
-            sys.stderr.write('sim: a %s chip of %s heard nothing from the firmware: do its '
-                             'wiring() pins match displays()?\n' % (
-                                 type(chip).__name__, self.board_name))
-        if self.vboard.error and self.app.displays:
-            sys.stderr.write('sim: %s: %s\n' % (self.board_name, self.vboard.error))
 
     def press(self, b):
         self.held[b] = True
@@ -328,108 +290,3 @@ def setup_path(root):
     for p in (root + '/boards', root + '/firmware', root + '/tools', root + '/tools/virtual'):
         if p not in sys.path:
             sys.path.insert(0, p)
-
-
-def run_script(script, board, flash, buttons, colour=False):
-    """Check the whole script, then run it: both passes read one line at a time."""
-    try:
-        f = open(script, 'rb')
-    except OSError:
-        sys.stderr.write('cannot read %s\n' % script)
-        return 2
-    try:
-        try:
-            for _ in stream(f, buttons):
-                pass
-        except ScriptError as e:
-            sys.stderr.write('%s: %s\n' % (script, e))
-            return 2
-        f.seek(0)
-        sim = Sim(board, flash, colour=colour)
-        for n, op, args in stream(f, buttons):
-            if op == 'quit':
-                break
-            try:
-                sim.run(op, args)
-            except TooLong as e:
-                sys.stderr.write('%s: line %d: %s\n' % (script, n, e))
-                return 2
-        return 0
-    finally:
-        f.close()
-
-
-def main(argv):
-    root = '.'
-    board = 'pico_tm1637'
-    flash = None
-    script = None
-    interactive = False
-    colour = False
-    i = 0
-    while i < len(argv):
-        a = argv[i]
-        if a in ('--board', '--flash', '--script', '--root'):
-            if i + 1 >= len(argv):
-                sys.stderr.write('%s needs a value\n' % a)
-                return 2
-            v = argv[i + 1]
-            i += 2
-            if a == '--board':
-                board = v
-            elif a == '--flash':
-                flash = v
-            elif a == '--script':
-                script = v
-            else:
-                root = v
-            continue
-        if a == '--stdin':
-            interactive = True
-        elif a == '--colour':
-            colour = True
-        else:
-            sys.stderr.write('unknown argument %s\n' % a)
-            return 2
-        i += 1
-    if flash is None:
-        sys.stderr.write('--flash DIR is required\n')
-        return 2
-    setup_path(root)
-    if '/' in board:
-        # A board file outside boards/ (a test fixture): its folder goes on the path.
-        folder, board = board.rsplit('/', 1)
-        sys.path.insert(0, folder)
-        if board.endswith('.py'):
-            board = board[:-3]
-    try:
-        b = __import__(board)
-    except ImportError:
-        sys.stderr.write('unknown board %s\n' % board)
-        return 2
-    buttons = b.BUTTONS
-    if script is not None:
-        return run_script(script, board, flash, buttons, colour)
-    if interactive:
-        sim = Sim(board, flash, colour=colour)
-        n = 0
-        while True:
-            line = sys.stdin.readline()
-            if not line:
-                return 0
-            n += 1
-            try:
-                cmd = parse_line(n, line, buttons)
-                if cmd is not None and cmd[0] == 'quit':
-                    return 0
-                if cmd is not None:
-                    sim.run(cmd[0], cmd[1])
-            except (ScriptError, TooLong) as e:
-                sys.stdout.write('error: %s\n.\n' % e)
-                sys.stdout.flush()
-    sys.stderr.write('give --script FILE or --stdin\n')
-    return 2
-
-
-if __name__ == '__main__':
-    sys.exit(main(sys.argv[1:]))
