@@ -14,3 +14,10 @@ def displays():
     panel = WS2812Panel(Pin(13, Pin.OUT), width=32, height=8, vertical=True, serpentine=True,
                         start='top-left')
     return [MatrixLayout(panel, colour=True)]
+
+
+def wiring():
+    # As built, for the virtual board (tools/virtual): the 8x32 panel on GPIO 13, in columns
+    # of 8, zig-zag, LED 0 at the top left seen from the front.
+    return [[{'chip': 'ws2812-panel', 'pin': 13, 'width': 32, 'height': 8, 'vertical': True,
+              'serpentine': True, 'start': 'top-left'}]]

@@ -19,3 +19,11 @@ def displays():
         oe = PWM(oe, freq=1000, duty_u16=65535)
     # TPIC6B595: an output bit of 1 sinks its segment (common-anode digits): no inversion.
     return [SingleLayout(SR595(latch=Pin(17), spi=spi, oe=oe, digits=6, invert=False))]
+
+
+def wiring():
+    # As built, for the virtual board (tools/virtual): six TPIC6B595 on SPI0 (latch GP17, /OE
+    # GP20), Q0..Q7 = a..g, dp, the register nearest the Pico driving the leftmost digit.
+    return [[{'chip': '595', 'spi': 0, 'latch': 17, 'oe': 20, 'digits': 6,
+              'segments': b'\x00\x01\x02\x03\x04\x05\x06\x07', 'invert': False,
+              'lsb_first': False, 'near_left': True}]]

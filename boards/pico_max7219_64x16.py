@@ -15,3 +15,10 @@ def displays():
     panel = MAX7219Matrix(spi, Pin(17, Pin.OUT, value=1), width=64, height=16,
                           first='top-right', serpentine=True)
     return [MatrixLayout(panel)]
+
+
+def wiring():
+    # As built, for the virtual board (tools/virtual): two rows of FC-16 bars in one chain on
+    # SPI0, LOAD GP17, from the top right, the bottom row back from the left upside down.
+    return [[{'chip': 'max7219-matrix', 'spi': 0, 'cs': 17, 'width': 64, 'height': 16,
+              'first': 'top-right', 'serpentine': True}]]

@@ -11,3 +11,9 @@ def displays():
     from scoreboard.render.segments import SingleLayout
     spi = SPI(0, baudrate=5000000, polarity=0, phase=0, sck=Pin(18), mosi=Pin(19))
     return [SingleLayout(MAX7219Digits(spi, Pin(17, Pin.OUT, value=1), colour='red'))]
+
+
+def wiring():
+    # As built, for the virtual board (tools/virtual): one 8-digit module (digit 7 leftmost, a
+    # point on every digit) on SPI0, LOAD GP17.
+    return [[{'chip': 'max7219-digits', 'spi': 0, 'cs': 17, 'modules': 1, 'colour': 'red'}]]

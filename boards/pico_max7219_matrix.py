@@ -14,3 +14,10 @@ def displays():
     panel = MAX7219Matrix(spi, Pin(17, Pin.OUT, value=1), width=32, height=8,
                           first='top-right')
     return [MatrixLayout(panel)]
+
+
+def wiring():
+    # As built, for the virtual board (tools/virtual): an FC-16 4-in-1 bar on SPI0, LOAD GP17,
+    # DIN at the right end.
+    return [[{'chip': 'max7219-matrix', 'spi': 0, 'cs': 17, 'width': 32, 'height': 8,
+              'first': 'top-right', 'serpentine': False}]]

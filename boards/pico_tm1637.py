@@ -15,3 +15,12 @@ def displays():
     # too small to read across the room: the hammer (blinking: the turn) is a digit cell of its
     # own, segment d lit (SidesLayout's default marker).
     return [SidesLayout(red, blue)]
+
+
+def wiring():
+    # As built, for the virtual board (tools/virtual): 4-digit clock modules, grids left to
+    # right, no decimal points, the colon (between digits 2 and 3) on digit 2's dp line.
+    return [[{'chip': 'tm1637', 'clk': 2, 'dio': 3, 'digits': 4, 'grids': (0, 1, 2, 3),
+              'dp': (), 'colon': 1, 'colour': 'red'},
+             {'chip': 'tm1637', 'clk': 4, 'dio': 5, 'digits': 4, 'grids': (0, 1, 2, 3),
+              'dp': (), 'colon': 1, 'colour': 'blue'}]]

@@ -15,3 +15,12 @@ def displays():
     far = SidesLayout(TM1637(clk=Pin(6), dio=Pin(7), colour='red', delay_us=50),
                       TM1637(clk=Pin(8), dio=Pin(9), colour='blue', delay_us=50))
     return [near, far]
+
+
+def wiring():
+    # As built, for the virtual board (tools/virtual): a pair of 4-digit clock modules at each
+    # end, grids left to right, no decimal points, the colon on digit 2's dp line.
+    def clock(clk, colour):
+        return {'chip': 'tm1637', 'clk': clk, 'dio': clk + 1, 'digits': 4,
+                'grids': (0, 1, 2, 3), 'dp': (), 'colon': 1, 'colour': colour}
+    return [[clock(2, 'red'), clock(4, 'blue')], [clock(6, 'red'), clock(8, 'blue')]]

@@ -26,3 +26,10 @@ def displays():
                           seg_order=SEGMENT_ORDER, dp_leds=DP_LEDS,
                           colours=('red',) * (DIGITS // 2) + ('blue',) * (DIGITS // 2))
     return [SingleLayout(digits)]
+
+
+def wiring():
+    # As glued, for the virtual board (tools/virtual): one chain of DIGITS digits on DATA_PIN,
+    # LEDS_PER_SEGMENT LEDs a piece in SEGMENT_ORDER, then DP_LEDS for the marker.
+    return [[{'chip': 'ws2812-digits', 'pin': DATA_PIN, 'digits': DIGITS,
+              'leds': LEDS_PER_SEGMENT, 'seg_order': SEGMENT_ORDER, 'dp_leds': DP_LEDS}]]

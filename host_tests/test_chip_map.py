@@ -1,8 +1,8 @@
 # runs-on: micropython
-# The simulator and the pty board look a display driver's chip model up in one table
-# (tools/virtual/chip_map.py) and import only that model. Every display driver of the firmware
-# must be in it, a board's subclass of a driver finds its parent's model, and anything else
-# gets no chips.
+# The drivers' bench tests look a display driver's chip model up in one table
+# (tools/virtual/chip_map.py) and import only that model (a board's chips come from its wiring
+# instead: test_virtual_board.py). Every display driver of the firmware must be in it, a
+# subclass of a driver finds its parent's model, and anything else gets no chips.
 import os
 import virtual_first  # tools/virtual first on the path
 

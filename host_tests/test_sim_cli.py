@@ -138,3 +138,55 @@ def test_the_readme_example_script_does_what_its_comments_say(tmp_path):
     assert before['pending'] == {'red': 0, 'blue': 5} and before['blue'] == 0
     assert (after['blue'], after['frame'], after['hammer']) == (5, 3, 'blue')
     assert after['screen'] == 'play'
+
+
+def test_help_lists_the_script_commands():
+    r = subprocess.run([sys.executable, SIM, '--help'], capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 0, r.stderr
+    for words in ('tap B', 'hold B MS', 'chord B1 B2 MS', 'down B', 'up B', 'wait MS',
+                  'power-cut', 'state', 'draw', 'quit'):
+        assert '\n  ' + words + ' ' in r.stdout, (words, r.stdout)
+    # every command of the engine's table is listed, with what it does
+    sys.path.insert(0, os.path.join(ROOT, 'tools'))
+    import sim_engine
+    listed = [line.split() for line in r.stdout.split('press-script commands', 1)[1]
+              .splitlines()[1:] if line.startswith('  ')]
+    assert sorted(w[0] for w in listed) == sorted(sim_engine.COMMANDS)
+    for w in listed:
+        kinds = sim_engine.COMMANDS[w[0]][0]
+        assert len(w) > 1 + len(kinds), w          # arguments, then a description
+
+
+def test_draw_into_a_pipe_has_no_colour_codes(tmp_path):
+    for board in ('pico_tm1637', 'esp32_ws2812'):
+        r = sim(tmp_path, 'tap OK\ntap RED\ndraw\n', '--board', board)
+        assert r.returncode == 0, r.stderr
+        assert r.stdout.endswith('.\n') and len(r.stdout) > 20, r.stdout
+        assert '\x1b' not in r.stdout, (board, r.stdout[:200])
+
+
+def test_a_script_of_several_megabytes_streams_under_micropython(tmp_path):
+    # 20,000 commands, 4.4 MB: the unix port's default heap (2 MB) cannot hold it whole
+    pad = ' # ' + 'x' * 200
+    lines = ['tap OK', 'tap RED'] + ['wait 5' + pad] * 19994 + ['tap RED', 'state', 'wait 1',
+                                                                'state']
+    text = '\n'.join(lines) + '\n'
+    assert len(lines) == 20000 and len(text) > 4000000
+    r = sim(tmp_path, text)
+    assert r.returncode == 0, r.stderr[-2000:]
+    s = states(r)
+    assert len(s) == 2 and s[0]['pending'] == {'red': 2, 'blue': 0}, s
+
+
+def test_a_bad_line_at_the_end_of_a_long_script_runs_nothing(tmp_path):
+    r = sim(tmp_path, 'state\n' * 5000 + 'fly\n')
+    assert r.returncode == 2 and 'line 5001' in r.stderr and r.stdout == ''
+
+
+def test_a_wait_of_a_million_years_returns(tmp_path):
+    r = sim(tmp_path, 'tap OK\ntap RED\nwait 1000000000000\nstate\ntap RED\ntap RED\nstate\n')
+    assert r.returncode == 0, r.stderr
+    asleep, awake = states(r)
+    assert asleep['screen'] == 'sleep'
+    assert awake['screen'] == 'play' and awake['pending'] == {'red': 2, 'blue': 0}

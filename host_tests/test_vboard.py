@@ -314,3 +314,30 @@ def test_recovers_from_an_interpreter_stuck_on_ctrl_c(tmp_path):
     finally:
         term.close()
         vb.close()
+
+
+def test_the_pty_board_wires_its_chips_from_the_board_files_wiring(vboard):
+    # a board.py that only describes its wiring: the chips are there before anything runs
+    with open(os.path.join(vboard.flash, 'board.py'), 'w') as f:
+        f.write("BUTTONS = {'RED': 14, 'BLUE': 15, 'OK': 16}\n"
+                "def displays():\n    return []\n"
+                "def wiring():\n"
+                "    return [[{'chip': 'tm1637', 'clk': 2, 'dio': 3, 'dp': (), 'colon': 1}]]\n")
+    r = mpremote(vboard.path, 'reset')
+    assert r.returncode == 0, r.stderr
+    time.sleep(0.3)
+    r = mpremote(vboard.path, 'exec',
+                 'import vboard_chips\n'
+                 'c = vboard_chips.groups()[0][0]\n'
+                 'print(len(vboard_chips.groups()), c.width, c.colon, c.dp)\n'
+                 'print(vboard_chips.picture())', timeout=15)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == '1 4 1 ()', r.stdout
+    bare = "BUTTONS = {}\\ndef displays():\\n    return []\\n"
+    r = mpremote(vboard.path, 'exec', "open('board.py', 'w').write('%s')" % bare, timeout=15)
+    r = mpremote(vboard.path, 'reset')
+    time.sleep(0.3)
+    r = mpremote(vboard.path, 'exec', 'import vboard_chips\nprint(vboard_chips.picture())',
+                 timeout=15)
+    assert 'no wiring()' in r.stdout, r.stdout

@@ -1,6 +1,8 @@
-# Budgets of the whole app on the virtual board (issue 3), measured under the MicroPython unix
-# port on mpy-cross output: the smallest heap that plays a 100-frame game through press
-# scripts, the bytes one idle pass allocates, and the virtual time from a release to the chip.
+# Budgets of the whole app on the virtual board, measured on mpy-cross output: under the
+# MicroPython unix port the smallest heap that plays a 100-frame game through press scripts,
+# the bytes one idle pass allocates and the virtual time from a release to the chip; on the
+# 32-bit WebAssembly port the live heap, printed against issue 10's budgets (firmware code,
+# board and chip model at most 40 KB, the whole 100-frame run at most 60 KB, on pico_tm1637).
 import os
 import sys
 
@@ -116,16 +118,21 @@ print('OK', v['frame'])
 # harness (stand-in machine, script engine), the firmware's code as the board loads it, the
 # app's own objects after boot, and what a played game adds. A list of code texts with the
 # measurements between them: one script on the unix port, one call each on the 32-bit port.
+# Issue 10's budgets count on the 32-bit port's live heap, for pico_tm1637: the firmware code,
+# board and chip model at most 40 KB, the whole 100-frame run at most 60 KB.
+BUDGET_CODE = 40 * 1024
+BUDGET_RUN = 60 * 1024
 MEASURE = "gc.collect()\n_m[%r] = gc.mem_alloc()\n"
 FIRMWARE_IMPORTS = '''
 import scoreboard.app
 import scoreboard.store
 import scoreboard.core.knockoff
 def load_board(name):
-    # the board file, its display drivers and the chip models that listen to them
-    for disp in __import__(name).displays():
-        for drv in disp.drivers:
-            chip_map.chips_for(drv, 'virtual.')
+    # the board file, its display drivers and layouts (built once, as the app's boot builds
+    # them), and the chip models its wiring names (the virtual board)
+    b = __import__(name)
+    b.displays()
+    virtual_board.VirtualBoard(b)
 load_board(%(board)r)
 '''
 REPORT = '''
@@ -133,12 +140,18 @@ m = _m
 print('%%s live heap on %%s: harness %%d, firmware code + board + chip model %%d, app objects '
       'after boot %%d, 100 frames %%d (total %%d)' %% (%(label)r, %(board)r, m['t1'] - m['t0'],
       m['t2'] - m['t1'], m['t3'] - m['t2'], m['t4'] - m['t3'], m['t4']))
+if %(budgets)r:
+    for what, got, goal in (('firmware code + board + chip model', m['t2'] - m['t1'], %(code)d),
+                            ('whole 100-frame run', m['t4'], %(run)d)):
+        print('%%s budget on %%s (issue 10): %%s %%d bytes, goal at most %%d: %%s' %% (
+            %(label)r, %(board)r, what, got, goal,
+            'met' if got <= goal else 'over by %%d' %% (got - goal)))
 '''
 
 
 def breakdown_steps(frames):
     return [HARNESS_PATH + 'import gc\nimport os\n_m = {}\n', MEASURE % 't0',
-            'import machine\nimport sim_engine\nfrom virtual import chip_map\n', MEASURE % 't1',
+            'import machine\nimport sim_engine\nimport virtual_board\n', MEASURE % 't1',
             FIRMWARE_IMPORTS, MEASURE % 't2', NEW_SIM + PLAY_DEF, MEASURE % 't3',
             PLAY_SETUP] + frames + [MEASURE % 't4', PLAY_CHECK + REPORT]
 
@@ -219,7 +232,8 @@ def wasm32_breakdown(build, tools):
     for board in ('bare', 'pico_tm1637'):
         subst = {'tools': '/tools', 'fw': '/fw', 'virtual': '/tools/virtual', 'board': board,
                  'boards': '/tools/' + ('fixtures' if board == 'bare' else 'boards'),
-                 'flash': '/flash', 'label': 'app (32-bit, WebAssembly port):'}
+                 'flash': '/flash', 'label': 'app (32-bit, WebAssembly port):',
+                 'budgets': board == 'pico_tm1637', 'code': BUDGET_CODE, 'run': BUDGET_RUN}
         job = {'heap': 1 << 20, 'copy': [[build, '/fw'], [tools, '/tools']],
                'steps': [step % subst for step in breakdown_steps(frames)]}
         path = os.path.join(prefix, 'steps-%s.json' % board)
@@ -282,7 +296,8 @@ def main():
     for board in ('bare', 'pico_tm1637'):
         boards = os.path.join(tools, 'fixtures' if board == 'bare' else 'boards')
         r = run(BREAKDOWN % dict(subst, board=board, boards=boards, label='app:',
-                                 flash='/tmp/sb-bench-breakdown'), [])
+                                 flash='/tmp/sb-bench-breakdown', budgets=False,
+                                 code=BUDGET_CODE, run=BUDGET_RUN), [])
         sys.stdout.write(r.stdout if r.returncode == 0 else r.stdout + r.stderr[-2000:])
     code_in_place(build)
     wasm32_breakdown(build, tools)

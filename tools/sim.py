@@ -7,9 +7,9 @@
            a fresh, empty one), --cpython (run the firmware under CPython instead of the
            MicroPython unix port)
 
-The firmware runs in tools/sim_engine.py under MicroPython; this front end only starts it,
-passes the script, and in interactive mode turns keys into presses and draws what the virtual
-chips show.
+The firmware runs in tools/sim_cli.py (the virtual board of tools/sim_engine.py) under
+MicroPython; this front end only starts it, passes the script, and in interactive mode turns
+keys into presses and draws what the virtual chips show.
 """
 import argparse
 import json
@@ -27,13 +27,29 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MICROPYTHON = os.environ.get('MICROPYTHON', os.path.join(ROOT, '.venv', 'bin', 'micropython'))
 DEFAULT_BOARD = 'pico_tm1637'
 
+
+
+def gesture_ms():
+    """(long, hold, chord) thresholds in ms, from the firmware's gestures (DESIGN section 4's
+    600, 3000 and 1000 where that module cannot be read)."""
+    sys.path.insert(0, os.path.join(ROOT, 'firmware'))
+    try:
+        from scoreboard.ui.gestures import Gestures
+        return Gestures.LONG_MS, Gestures.HOLD_MS, Gestures.CHORD_MS
+    except (ImportError, AttributeError):
+        return 600, 3000, 1000
+
+
+LONG_MS, HOLD_MS, CHORD_MS = gesture_ms()
 HELP = ('r/b: tap RED/BLUE   R/B: hold RED/BLUE 1 s   space/enter: tap OK   l: long OK   '
         'm: hold OK (menu)   c: chord (redo)   -/=: RED-/BLUE-   p: power cut   q: quit')
+# Each key a press-script line: a long press is held a little past LONG_MS, a hold past HOLD_MS
+# and a chord past CHORD_MS, so that the gesture is sure whatever the loop's step.
 KEYS = {
     'r': 'tap RED', 'b': 'tap BLUE', ' ': 'tap OK', '\r': 'tap OK', '\n': 'tap OK',
-    'R': 'hold RED 1000', 'B': 'hold BLUE 1000', 'l': 'hold OK 1000', 'm': 'hold OK 3200',
-    'c': 'chord RED BLUE 1200', '-': 'tap RED_MINUS', '=': 'tap BLUE_MINUS',
-    'p': 'power-cut',
+    'R': 'hold RED 1000', 'B': 'hold BLUE 1000', 'l': 'hold OK %d' % (LONG_MS + 400),
+    'm': 'hold OK %d' % (HOLD_MS + 200), 'c': 'chord RED BLUE %d' % (CHORD_MS + 200),
+    '-': 'tap RED_MINUS', '=': 'tap BLUE_MINUS', 'p': 'power-cut',
 }
 
 
@@ -80,8 +96,10 @@ def micropython_binary():
 
 
 def engine_cmd(args, flash, extra):
-    eng = os.path.join(ROOT, 'tools', 'sim_engine.py')
+    eng = os.path.join(ROOT, 'tools', 'sim_cli.py')
     base = ['--root', ROOT, '--board', args.board, '--flash', flash] + extra
+    if extra[:1] == ['--stdin'] or sys.stdout.isatty():
+        base.append('--colour')         # `draw` colours only what a terminal shows
     mp = None if args.cpython else micropython_binary()
     if mp is None:
         if not args.cpython:
@@ -168,8 +186,42 @@ def interactive(args, flash):
     return 0
 
 
+# What each press-script command does, for --help (the commands and their arguments come from
+# the engine's table, sim_engine.COMMANDS).
+WHAT = {
+    'tap': 'press B for 80 ms, then 300 ms with nothing pressed',
+    'hold': 'press B for MS, then the 300 ms gap',
+    'chord': 'press B1 and B2 together for MS, then the gap',
+    'down': 'press B (no time passes)',
+    'up': 'release B',
+    'wait': 'let MS of virtual time pass',
+    'power-cut': 'RAM is lost; the firmware boots again from the virtual flash',
+    'state': 'print the view model as one JSON line',
+    'draw': 'print the displays as the virtual chips show them, then a line "."',
+    'quit': 'end the script here',
+}
+ARG_NAMES = {'b': 'B', 'm': 'MS'}
+
+
+def script_help():
+    """The press-script commands, from the engine's own table."""
+    sys.path.insert(0, os.path.join(ROOT, 'tools'))
+    import sim_engine
+    lines = ['press-script commands (B: RED, BLUE, OK, RED_MINUS, BLUE_MINUS; MS: '
+             'milliseconds; # starts a comment):']
+    for name in sorted(sim_engine.COMMANDS):
+        kinds = sim_engine.COMMANDS[name][0]
+        args = [ARG_NAMES.get(k, k.upper()) for k in kinds]
+        if kinds.count('b') > 1:
+            args = ['B%d' % (i + 1) if a == 'B' else a for i, a in enumerate(args)]
+        usage = ' '.join([name] + args)
+        lines.append('  %-16s %s' % (usage, WHAT.get(name, '')))
+    return '\n'.join(lines)
+
+
 def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    p = argparse.ArgumentParser(description=__doc__.split('\n')[0], epilog=script_help(),
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument('--script', help='press script to run on virtual time')
     p.add_argument('--board', default=os.environ.get('BOARD') or DEFAULT_BOARD)
     p.add_argument('--flash', help='folder that keeps the virtual flash between runs')

@@ -14,14 +14,21 @@
 # Interactive front ends also use: `draw` (the displays as the virtual chips show them, then a
 # line '.'), `quit`.
 #
-# usage: sim_engine.py --board NAME --flash DIR [--script FILE | --stdin] [--root DIR]
-import gc
+# The commands are one table, COMMANDS: name -> (argument kinds, Sim method); ARGS turns each
+# argument kind into a value. A new command (`ir CODE`, `light PCT`) is a row in COMMANDS, a
+# method of Sim, and (for a new kind of argument) a row in ARGS.
+# The command line (tools/sim.py starts it: scripts streamed, the interactive pipe) is
+# tools/sim_cli.py; this module is what a press-script run needs.
 import sys
 
-GAP_MS = 300
-TAP_MS = 80
-STEP_MS = 5            # the firmware's loop period (scoreboard.app.LOOP_MS)
+GAP_MS = 300           # DESIGN section 6: the gap after a tap, hold or chord
+TAP_MS = 80            # DESIGN section 6: a tap's press
 IDLE_STEP_MS = 25      # with no key down and nothing pending, time may pass in larger steps
+# Quiet for longer than every firmware timer (nothing pressed since): whole tick periods pass
+# in one jump (the firmware sees the same masked ticks), the rest in JUMP_MS steps.
+TICKS_PERIOD = 1 << 29
+JUMP_MS = 1 << 22
+MAX_BUSY_MS = 24 * 3600 * 1000   # a key held longer than this is a script error, not a wait
 
 VIEW_KEYS = ('screen', 'game', 'red', 'blue', 'pending', 'hammer', 'turn', 'frame', 'end',
              'target', 'winner', 'games', 'legs', 'message', 'beds', 'cursor', 'menu')
@@ -31,6 +38,11 @@ class ScriptError(Exception):
     def __init__(self, lineno, line, why):
         super().__init__('line %d: %s: %s' % (lineno, why, line.strip()))
         self.lineno = lineno
+
+
+class TooLong(Exception):
+    """A wait with a key held beyond MAX_BUSY_MS: the firmware would have to be run through
+    every pass of it (auto-repeat), so the simulator refuses it."""
 
 
 def dumps(v):
@@ -61,16 +73,25 @@ def dumps(v):
     return str(v)
 
 
+def button_names():
+    """The firmware's button names (scoreboard.ui.keys), imported when first needed."""
+    try:
+        from scoreboard.ui.keys import NAMES
+    except ImportError:     # the firmware's input layer moved: DESIGN section 4's names
+        NAMES = ('RED', 'BLUE', 'OK', 'RED_MINUS', 'BLUE_MINUS')
+    return NAMES
+
+
 def _button(w, buttons, n, raw):
     b = w.upper()
-    if b not in ('RED', 'BLUE', 'OK', 'RED_MINUS', 'BLUE_MINUS'):
+    if b not in button_names():
         raise ScriptError(n, raw, 'unknown button %s' % w)
     if b not in buttons:
         raise ScriptError(n, raw, 'this board has no %s button' % b)
     return b
 
 
-def _ms(w, n, raw):
+def _ms(w, buttons, n, raw):
     try:
         v = int(w)
     except ValueError:
@@ -80,20 +101,46 @@ def _ms(w, n, raw):
     return v
 
 
-def text_lines(data):
-    """A script file's bytes -> its lines as text; a line that is not UTF-8 is a ScriptError
-    naming it."""
-    out = []
-    n = 0
-    for raw in data.split(b'\n'):
-        n += 1
-        try:
-            out.append(raw.decode())
-        except UnicodeError:
-            raise ScriptError(n, repr(raw)[2:-1], 'not UTF-8 text')
-    if out and not out[-1]:
-        out.pop()               # the empty piece after a final newline
-    return out
+# Argument kinds: one letter -> parser(word, board buttons, line number, line) -> value.
+ARGS = {'b': _button, 'm': _ms}
+
+# The script commands: name -> (argument kinds, the Sim method that runs them; None: handled
+# by the runner). tools/sim.py --help lists them.
+COMMANDS = {
+    'tap': ('b', 'tap'),
+    'hold': ('bm', 'hold'),
+    'chord': ('bbm', 'chord'),
+    'down': ('b', 'press'),
+    'up': ('b', 'release'),
+    'wait': ('m', 'advance'),
+    'power-cut': ('', 'boot'),
+    'state': ('', 'state'),
+    'draw': ('', 'draw'),
+    'quit': ('', None),
+}
+
+
+def parse_line(n, raw, buttons):
+    """One press-script line -> (op, args), or None for a blank or comment line. Raises
+    ScriptError naming the line."""
+    line = raw.split('#', 1)[0].strip()     # a comment line, or a comment after a command
+    if not line:
+        return None
+    words = line.split()
+    op = words[0].lower()
+    args = words[1:]
+    row = COMMANDS.get(op)
+    if row is None:
+        raise ScriptError(n, raw, 'unknown command %s' % words[0])
+    shape = row[0]
+    if len(args) != len(shape):
+        raise ScriptError(n, raw, '%s takes %d argument(s)' % (op, len(shape)))
+    vals = []
+    for i in range(len(shape)):
+        vals.append(ARGS[shape[i]](args[i], buttons, n, raw))
+    if op == 'chord' and vals[0] == vals[1]:
+        raise ScriptError(n, raw, 'a chord needs two different buttons')
+    return op, vals
 
 
 def parse(lines, buttons):
@@ -102,43 +149,37 @@ def parse(lines, buttons):
     n = 0
     for raw in lines:
         n += 1
-        line = raw.split('#', 1)[0].strip()     # a comment line, or a comment after a command
-        if not line:
-            continue
-        words = line.split()
-        op = words[0].lower()
-        args = words[1:]
-
-        shapes = {'tap': 'b', 'hold': 'bm', 'chord': 'bbm', 'down': 'b', 'up': 'b',
-                  'wait': 'm', 'power-cut': '', 'state': '', 'draw': '', 'quit': ''}
-        if op not in shapes:
-            raise ScriptError(n, raw, 'unknown command %s' % words[0])
-        shape = shapes[op]
-        if len(args) != len(shape):
-            raise ScriptError(n, raw, '%s takes %d argument(s)' % (op, len(shape)))
-        vals = []
-        for i in range(len(shape)):
-            if shape[i] == 'b':
-                vals.append(_button(args[i], buttons, n, raw))
-            else:
-                vals.append(_ms(args[i], n, raw))
-        if op == 'chord' and vals[0] == vals[1]:
-            raise ScriptError(n, raw, 'a chord needs two different buttons')
-        out.append((n, op, vals))
+        cmd = parse_line(n, raw, buttons)
+        if cmd is not None:
+            out.append((n, cmd[0], cmd[1]))
     return out
 
 
+def app_idle(app):
+    """True when no key is down and nothing is pending in the input (App.idle)."""
+    return app.idle
+
+
+def quiet_horizon(app):
+    """Virtual ms after the last press by which every firmware timer has fired (the display's
+    sleep is the longest; DESIGN section 4: idle 60 min, display off), plus a margin."""
+    return getattr(app.ctl, 'SLEEP_MS', 3600000) + 1000
+
+
 class Sim:
-    def __init__(self, board_name, flash, out=None):
+    def __init__(self, board_name, flash, out=None, colour=False):
         import machine
         self.machine = machine
         self.board = __import__(board_name)
         self.board_name = board_name
         self.flash = flash
         self.now = 0
+        self.touched = 0        # virtual time of the last press, release or boot
         self.held = {}
         self.out = out or sys.stdout
+        self.colour = colour
         self.boots = 0
+        self.vboard = None
         self.boot()
 
     # --- the board --------------------------------------------------------------------------
@@ -147,114 +188,97 @@ class Sim:
         """Power on: fresh RAM (a new App, fresh wires and chips), the same flash."""
         import scoreboard
         scoreboard.prepare_heap()          # as firmware/main.py does, before the app loads
-        from scoreboard.app import App
+        import scoreboard.app
+        App = scoreboard.app.App
         from scoreboard.store import Store
+        from virtual_board import VirtualBoard
         m = self.machine
+        self.app = None
+        self.vboard = None
         m.reset_all()
         for name in self.held:
             m.drive(self.board.BUTTONS[name], 0)
-        # The chips must listen before the drivers talk to them, as on a real board: build the
-        # displays once to learn where the chips sit, attach them, then let the app build its
-        # own displays (the init sequence then reaches the chips).
-        self.chips = []
-        for disp in self.board.displays():
-            group = []
-            for drv in disp.drivers:
-                group += chips_for(drv)
-            self.chips.append(group)
-        # Those first displays are garbage now, scattered between the code the board file
-        # loaded: collect before the app builds, as if they had never been (a board builds
-        # its displays once). CPython's heap needs no such care, and its collection is slow.
-        if sys.implementation.name == 'micropython':
-            gc.collect()
+        # The chips are on the board before power-on: they listen from the first edge the
+        # drivers send, built from the board file's wiring, not from its drivers.
+        self.vboard = VirtualBoard(self.board)
+        self.chips = self.vboard.groups
+        self.step_ms = getattr(scoreboard.app, 'LOOP_MS', 5)     # the firmware's loop period
         self.app = App(self.board, Store(self.flash), self.now)
+        self.touched = self.now
         self.boots += 1
 
     def press(self, b):
         self.held[b] = True
+        self.touched = self.now
         self.machine.drive(self.board.BUTTONS[b], 0)
 
     def release(self, b):
         if b in self.held:
             del self.held[b]
+        self.touched = self.now
         self.machine.drive(self.board.BUTTONS[b], None)
 
     def advance(self, ms):
+        """Let ms of virtual time pass, one loop pass every LOOP_MS (IDLE_STEP_MS when nothing
+        is down). Once every firmware timer has had its turn since the last press, nothing is
+        due: whole tick periods pass at once, the rest in JUMP_MS steps."""
         end = self.now + ms
         app = self.app
+        horizon = quiet_horizon(app)
+        if self.held and ms > MAX_BUSY_MS:
+            raise TooLong('a key held for more than %d ms' % MAX_BUSY_MS)
         while self.now < end:
-            quiet = not self.held and app.idle
-            step = IDLE_STEP_MS if quiet else STEP_MS
+            quiet = not self.held and app_idle(app)
+            step = IDLE_STEP_MS if quiet else self.step_ms
+            if quiet and self.now - self.touched >= horizon:
+                left = end - self.now
+                if left >= TICKS_PERIOD:
+                    self.now += left - left % TICKS_PERIOD    # the same masked ticks
+                    continue
+                step = JUMP_MS
             if self.now + step > end:
                 step = end - self.now
             self.now += step
             app.step(self.now & 0x1FFFFFFF)
 
-    # --- commands ---------------------------------------------------------------------------
+    # --- commands (COMMANDS names them) ------------------------------------------------------
 
     def run(self, op, args):
-        if op == 'tap':
-            self.press(args[0])
-            self.advance(TAP_MS)
-            self.release(args[0])
-            self.advance(GAP_MS)
-        elif op == 'hold':
-            self.press(args[0])
-            self.advance(args[1])
-            self.release(args[0])
-            self.advance(GAP_MS)
-        elif op == 'chord':
-            self.press(args[0])
-            self.press(args[1])
-            self.advance(args[2])
-            self.release(args[0])
-            self.release(args[1])
-            self.advance(GAP_MS)
-        elif op == 'down':
-            self.press(args[0])
-        elif op == 'up':
-            self.release(args[0])
-        elif op == 'wait':
-            self.advance(args[0])
-        elif op == 'power-cut':
-            self.boot()
-        elif op == 'state':
-            self.out.write(dumps(self.app.ctl.view) + '\n')
-        elif op == 'draw':
-            for line in self.picture():
-                self.out.write(line + '\n')
-            self.out.write('.\n')
+        method = COMMANDS[op][1]
+        if method is not None:
+            getattr(self, method)(*args)
         if hasattr(self.out, 'flush'):
             self.out.flush()
 
-    def picture(self):
-        """The displays as their chips show them: terminal lines, one block per display."""
-        lines = []
-        for i in range(len(self.chips)):
-            group = self.chips[i]
-            if len(self.chips) > 1:
-                lines.append('end %d' % (i + 1))
-            blocks = [term(c) for c in group]
-            height = max([len(b) for b in blocks]) if blocks else 0
-            for r in range(height):
-                row = ''
-                for b in blocks:
-                    row += (b[r] if r < len(b) else '') + '   '
-                lines.append(row)
-        return lines
+    def tap(self, b):
+        self.hold(b, TAP_MS)
 
+    def hold(self, b, ms):
+        self.press(b)
+        self.advance(ms)
+        self.release(b)
+        self.advance(GAP_MS)
 
-def chips_for(drv):
-    from virtual.chip_map import chips_for
-    return chips_for(drv, 'virtual.')
+    def chord(self, b1, b2, ms):
+        self.press(b1)
+        self.press(b2)
+        self.advance(ms)
+        self.release(b1)
+        self.release(b2)
+        self.advance(GAP_MS)
 
+    def state(self):
+        self.out.write(dumps(self.app.ctl.view) + '\n')
 
-def term(chip):
-    if chip.kind == 'pixels':
-        from virtual import draw_pixels as d
-    else:
-        from virtual import draw_segments as d
-    return d.term(chip)
+    def draw(self):
+        for line in self.picture():
+            self.out.write(line + '\n')
+        self.out.write('.\n')
+
+    def picture(self, colour=None):
+        """The displays as their chips show them: terminal lines, one block per display
+        (ANSI colour where the output is a terminal: --colour)."""
+        return self.vboard.picture(self.colour if colour is None else colour)
 
 
 def setup_path(root):
@@ -263,93 +287,3 @@ def setup_path(root):
     for p in (root + '/boards', root + '/firmware', root + '/tools', root + '/tools/virtual'):
         if p not in sys.path:
             sys.path.insert(0, p)
-
-
-def main(argv):
-    root = '.'
-    board = 'pico_tm1637'
-    flash = None
-    script = None
-    interactive = False
-    i = 0
-    while i < len(argv):
-        a = argv[i]
-        if a in ('--board', '--flash', '--script', '--root'):
-            if i + 1 >= len(argv):
-                sys.stderr.write('%s needs a value\n' % a)
-                return 2
-            v = argv[i + 1]
-            i += 2
-            if a == '--board':
-                board = v
-            elif a == '--flash':
-                flash = v
-            elif a == '--script':
-                script = v
-            else:
-                root = v
-            continue
-        if a == '--stdin':
-            interactive = True
-        else:
-            sys.stderr.write('unknown argument %s\n' % a)
-            return 2
-        i += 1
-    if flash is None:
-        sys.stderr.write('--flash DIR is required\n')
-        return 2
-    setup_path(root)
-    if '/' in board:
-        # A board file outside boards/ (a test fixture): its folder goes on the path.
-        folder, board = board.rsplit('/', 1)
-        sys.path.insert(0, folder)
-        if board.endswith('.py'):
-            board = board[:-3]
-    try:
-        b = __import__(board)
-    except ImportError:
-        sys.stderr.write('unknown board %s\n' % board)
-        return 2
-    buttons = b.BUTTONS
-    if script is not None:
-        try:
-            with open(script, 'rb') as f:
-                data = f.read()
-        except OSError:
-            sys.stderr.write('cannot read %s\n' % script)
-            return 2
-        try:
-            prog = parse(text_lines(data), buttons)
-        except ScriptError as e:
-            sys.stderr.write('%s: %s\n' % (script, e))
-            return 2
-        sim = Sim(board, flash)
-        for _, op, args in prog:
-            if op == 'quit':
-                break
-            sim.run(op, args)
-        return 0
-    if interactive:
-        sim = Sim(board, flash)
-        n = 0
-        while True:
-            line = sys.stdin.readline()
-            if not line:
-                return 0
-            n += 1
-            try:
-                prog = parse([line], buttons)
-            except ScriptError as e:
-                sys.stdout.write('error: %s\n.\n' % e)
-                sys.stdout.flush()
-                continue
-            for _, op, args in prog:
-                if op == 'quit':
-                    return 0
-                sim.run(op, args)
-    sys.stderr.write('give --script FILE or --stdin\n')
-    return 2
-
-
-if __name__ == '__main__':
-    sys.exit(main(sys.argv[1:]))

@@ -1,6 +1,6 @@
-# Which virtual chip module listens to which display driver of the firmware: the one table the
-# simulator (tools/sim_engine.py) and the pty board (vboard_chips.py) look drivers up in. Only
-# the module a board's driver needs is imported, so a run carries one chip model, not all six.
+# Which virtual chip model listens to a firmware display driver on a bench: the drivers' own
+# tests attach a chip to one driver. (A board's chips come from its wiring instead:
+# virtual_board.py.) Only the module a driver needs is imported.
 CHIPS = {
     'TM1637': 'tm1637',
     'MAX7219Digits': 'max7219',
@@ -30,3 +30,4 @@ def chips_for(drv, prefix=''):
     if name is None:
         return []
     return __import__(prefix + name, None, None, ['chips_for']).chips_for(drv)
+

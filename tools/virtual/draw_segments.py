@@ -4,6 +4,9 @@
 #   term(chip) -> ['  _     _ ', ' |_| |  _|', ...]   one string a line, 4 columns a digit
 #   png(chip, scale=4) -> PIL.Image
 #   term_row(chips) / png_row(chips): several chips side by side.
+# Only the segments the module has are drawn: a chip view may say which positions have a
+# decimal point (`dp`, None for all) and where a colon sits (`colon`: the position whose dp line
+# lights it, drawn after that digit), as the 4-digit clock modules wire it.
 
 _ANSI = {'red': ('\x1b[91m', '\x1b[31m'), 'blue': ('\x1b[94m', '\x1b[34m'),
          None: ('\x1b[97m', '\x1b[37m')}
@@ -32,20 +35,38 @@ def art(seg):
             s(4, '|') + s(3, '_') + s(2, '|') + s(7, '.'))
 
 
+def shown(chip):
+    """(segment bytes a position lights, the colon's position or None, whether it is lit): the
+    chip's outputs as the module shows them, with no dp where the module has no point."""
+    raw = chip.digits()
+    if not chip.on:
+        raw = [0] * len(raw)
+    dps = getattr(chip, 'dp', None)
+    colon = getattr(chip, 'colon', None)
+    segs = []
+    for p in range(len(raw)):
+        has_dp = dps is None or p in dps
+        segs.append(raw[p] if has_dp and p != colon else raw[p] & 0x7F)
+    lit = colon is not None and bool(raw[colon] & 0x80)
+    return segs, colon, lit
+
+
 def term(chip, colour=True):
     """Three lines of big seven-segment art for a chip, in its colour (dim when its level is
     low, blank when it is off)."""
-    digits = chip.digits()
-    on = chip.on
+    digits, colon, colon_lit = shown(chip)
     lines = ['', '', '']
     cols = _colours(chip, len(digits))
     dim = chip.level <= _DIM_LEVEL
     for i in range(len(digits)):
-        parts = art(digits[i] if on else 0)
+        parts = art(digits[i])
         pre = ''
         if colour:
             bright, normal = _ANSI.get(cols[i], _ANSI[None])
             pre = (_DIM + normal) if dim else bright
+        if i == colon:
+            # the clock modules' colon, between this digit and the next (where a point is not)
+            parts = (parts[0], parts[1][:3] + (':' if colon_lit else ' '), parts[2])
         for k in range(3):
             lines[k] += pre + parts[k] + (_RESET if colour else '')
     return lines
@@ -78,24 +99,34 @@ def _lit_rgb(name, level):
 def png(chip, scale=4):
     """A PIL.Image of the chip's digits: lit segments in its colour, unlit ones dark grey."""
     from PIL import Image, ImageDraw
-    digits = chip.digits()
-    n = len(digits)
+    n = len(chip.digits())
     w = (_MARGIN * 2 + _PITCH * n) * scale
     h = (_MARGIN * 2 + 18) * scale
     img = Image.new('RGB', (w, h), (0, 0, 0))
     draw = ImageDraw.Draw(img)
     cols = _colours(chip, n)
-    on = chip.on
+    segs, colon, colon_lit = shown(chip)
+    dps = getattr(chip, 'dp', None)
     level = chip.level
+
+    def box(x0, y0, x1, y1, fill):
+        draw.rectangle((x0 * scale, (_MARGIN + y0) * scale, x1 * scale - 1,
+                        (_MARGIN + y1) * scale - 1), fill=fill)
+
     for i in range(n):
-        seg = digits[i] if on else 0
+        seg = segs[i]
         ox = _MARGIN + i * _PITCH
         lit = _lit_rgb(cols[i], level)
         for s in range(8):
+            if s == 7 and (i == colon or (dps is not None and i not in dps)):
+                continue        # the module has no point here
             x0, y0, x1, y1 = _RECTS[s]
-            fill = lit if seg & (1 << s) else _UNLIT
-            draw.rectangle(((ox + x0) * scale, (_MARGIN + y0) * scale,
-                            (ox + x1) * scale - 1, (_MARGIN + y1) * scale - 1), fill=fill)
+            box(ox + x0, y0, ox + x1, y1, lit if seg & (1 << s) else _UNLIT)
+        if i == colon:
+            fill = lit if colon_lit else _UNLIT
+            cx = ox + 11
+            box(cx, 5, cx + 2, 7, fill)
+            box(cx, 11, cx + 2, 13, fill)
     return img
 
 

@@ -5,6 +5,13 @@
 # what the MCU drives on it, what the outside world drives on it (a button, a chip pulling an
 # open-drain line low) and its pull resistor. Virtual chips listen to lines and SPI buses and
 # decode what the drivers send, so the simulator shows only what really reached a chip.
+#
+# More parts (PWM for a buzzer or a dimmed /OE, ADC for a light sensor, pin IRQs for remote
+# receivers) come as stand-in modules of their own in tools/virtual: a part's module imports
+# this one, drives or reads its pins through line(id) (so the chips and the firmware see the
+# same wire), registers what a power cut must forget in `resets`, and joins this namespace by
+# its name in PARTS (the firmware's `from machine import PWM` then finds it). A PWM sets its
+# line's `duty` (duty_u16) and calls changed(): the chips read a PWM-driven pin from it.
 
 
 try:
@@ -46,7 +53,7 @@ class Reset(BaseException):
 
 class Line:
     __slots__ = ('id', 'out', 'ext', 'pull', 'mode', 'listeners', 'irq_handler', 'irq_trigger',
-                 'pin', 'last')
+                 'pin', 'last', 'duty')
 
     def __init__(self, id):
         self.id = id
@@ -59,6 +66,7 @@ class Line:
         self.irq_trigger = 0
         self.pin = None
         self.last = None
+        self.duty = None      # a PWM stand-in's duty_u16 (0..65535) while it drives the pin
 
     def level(self):
         if self.mode == Pin.OUT:
@@ -89,6 +97,7 @@ class Line:
 
 
 _lines = {}
+resets = []     # callables of the parts' stand-ins, called by reset_all()
 
 
 def line(id):
@@ -107,10 +116,14 @@ def drive(id, level):
 
 
 def reset_all():
-    """Forget every wire, bus and watchdog: a power cut of the whole virtual board."""
+    """Forget every wire, bus and the watchdog's state: a power cut of the whole virtual
+    board."""
+    global _wdt
     _lines.clear()
     _buses.clear()
-    WDT.instances = []
+    _wdt = _Watchdog()
+    for fn in resets:
+        fn()
 
 
 class Pin:
@@ -239,16 +252,32 @@ class SoftSPI(SPI):
         self.init(baudrate=baudrate)
 
 
-class WDT:
-    instances = []
+class _Watchdog:
+    """The board's one watchdog (RP2040 and ESP32 have one): WDT() configures it again."""
 
-    def __init__(self, id=0, timeout=5000):
-        self.timeout = timeout
+    def __init__(self):
+        self.timeout = None
         self.feeds = 0
-        WDT.instances.append(self)
+        self.starts = 0
 
     def feed(self):
         self.feeds += 1
+
+
+_wdt = _Watchdog()
+
+
+def WDT(id=0, timeout=5000):
+    """The watchdog, started (or started again with a new timeout): one object per board, so
+    a firmware that restarts its loop thousands of times holds one, as on the chip."""
+    _wdt.timeout = timeout
+    _wdt.starts += 1
+    return _wdt
+
+
+def watchdog():
+    """The board's watchdog as the firmware left it (timeout None: never started)."""
+    return _wdt
 
 
 def reset():
@@ -287,3 +316,21 @@ PWRON_RESET = 1
 HARD_RESET = 2
 WDT_RESET = 3
 SOFT_RESET = 5
+
+
+# The parts' stand-in modules (see the top): each module's NAMES become names of this module.
+PARTS = ()
+
+
+def _join(parts):
+    g = globals()
+    for name in parts:
+        try:
+            mod = __import__(name)
+        except ImportError:
+            continue
+        for n in getattr(mod, 'NAMES', ()):
+            g[n] = getattr(mod, n)
+
+
+_join(PARTS)

@@ -216,3 +216,23 @@ def chips_for(driver):
     attach(chain, _spi_key(driver.spi), driver.cs.id)
     colour = getattr(driver, 'colour', None)
     return [DigitView(chain, k, colour) for k in range(driver.n_devices)]
+
+
+def bus_key(w):
+    """The virtual bus of a wiring entry: hardware SPI by id ('spi': 0), or a SoftSPI by its
+    clock pin ('sck': 18), as tools/virtual/machine.py keys them."""
+    if 'sck' in w:
+        return ('soft', w['sck'])
+    return ('spi', w.get('spi', 0))
+
+
+def from_wiring(w):
+    """The modules of a wiring entry: {'chip': 'max7219-digits', 'spi': 0, 'cs': 17,
+    'modules': 1, 'colour': 'red', 'dp': (...)}: one 8-digit module a chip, digit 7 leftmost."""
+    n = w.get('modules', 1)
+    chain = MAX7219Chain(n)
+    attach(chain, bus_key(w), w['cs'])
+    views = [DigitView(chain, k, w.get('colour')) for k in range(n)]
+    for v in views:
+        v.dp = w.get('dp')          # positions with a decimal point (None: all)
+    return views

@@ -15,7 +15,7 @@
 # (0x0B) are dark; intensity (0x0A) 0..15 is reported as level 0..7 (intensity >> 1); decode
 # mode (0x09) must be 0 for a matrix: a digit with Code B decoding shows the decoded segments,
 # which is garbage on a matrix, as on the real panel.
-from max7219 import MAX7219Chain, attach, CODE_B
+from max7219 import MAX7219Chain, attach, bus_key, CODE_B
 
 LIT = (255, 40, 16)    # a red MAX7219 matrix LED, lit
 
@@ -112,3 +112,36 @@ def chips_for(driver):
     # register on each push).
     driver.show()
     return [MatrixView(chain, driver.width, driver.height, driver.modules)]
+
+
+def modules(cols, rows, first, serpentine, rotate=0):
+    """(mx, my, rot) per chip in chain order for modules chained as built: starting in the
+    corner `first`, along its row, then (serpentine) back along the next row with the bars
+    mounted upside down, or (not serpentine) from the same side again. Worked out here from
+    the wiring, apart from the driver's own arrangement()."""
+    out = []
+    for k in range(rows):
+        my = rows - 1 - k if first.startswith('bottom') else k
+        back = serpentine and k % 2 == 1
+        from_right = first.endswith('right')
+        if back:
+            from_right = not from_right
+        rot = (rotate + (180 if back else 0)) % 360
+        for i in range(cols):
+            out.append((cols - 1 - i if from_right else i, my, rot))
+    return out
+
+
+def from_wiring(w):
+    """The panel of a board file's wiring entry: {'chip': 'max7219-matrix', 'spi': 0 (or
+    'sck': pin for a SoftSPI), 'cs': 17, 'width': 32, 'height': 8, 'first': 'top-right',
+    'serpentine': False, 'rotate': 0} (or an explicit 'modules' list)."""
+    width = w.get('width', 32)
+    height = w.get('height', 8)
+    mods = w.get('modules')
+    if mods is None:
+        mods = modules(width // 8, height // 8, w.get('first', 'top-right'),
+                       w.get('serpentine', False), w.get('rotate', 0))
+    chain = MAX7219Chain(len(mods))
+    attach(chain, bus_key(w), w['cs'])
+    return [MatrixView(chain, width, height, mods)]

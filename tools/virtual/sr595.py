@@ -54,10 +54,16 @@ class SR595Chip:
 
     @property
     def on(self):
-        return self.oe is None or self.oe.level() == 0
+        oe = self.oe
+        if oe is not None and oe.duty is not None:    # /OE on a PWM: lit unless always high
+            return oe.duty < 65535
+        return oe is None or oe.level() == 0
 
     @property
     def level(self):
+        oe = self.oe
+        if oe is not None and oe.duty is not None:    # the fraction of time /OE is low, 0..7
+            return (65535 - oe.duty) * 7 // 65535
         return 7
 
     def digits(self):
@@ -92,3 +98,21 @@ def chips_for(driver):
                       spi_key=spi_key, oe_id=oe_id, segments=driver.segments,
                       invert=driver.invert, lsb_first=driver.lsb_first,
                       near_left=driver.near_left, colour=driver.colour)]
+
+
+def from_wiring(w):
+    """The chain of a wiring entry: {'chip': '595', 'latch': 17, 'spi': 0 (or 'data'/'clock'
+    pins), 'oe': pin or None (PWM-driven /OE), 'digits': 6, 'segments': Q of a..dp,
+    'invert': False, 'lsb_first': False, 'near_left': True, 'dp': (...), 'colour': None}."""
+    spi_key = None
+    if 'spi' in w:
+        spi_key = ('spi', w['spi'])
+    elif 'sck' in w:
+        spi_key = ('soft', w['sck'])
+    chip = SR595Chip(w.get('digits', 4), w['latch'], data_id=w.get('data'),
+                     clock_id=w.get('clock'), spi_key=spi_key, oe_id=w.get('oe'),
+                     segments=w.get('segments', b'\x00\x01\x02\x03\x04\x05\x06\x07'),
+                     invert=w.get('invert', False), lsb_first=w.get('lsb_first', False),
+                     near_left=w.get('near_left', True), colour=w.get('colour'))
+    chip.dp = w.get('dp')           # positions with a decimal point (None: all)
+    return [chip]

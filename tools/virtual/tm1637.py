@@ -17,12 +17,18 @@ LOG_MAX = 256
 class TM1637Chip:
     kind = 'segments'
 
-    def __init__(self, clk_id, dio_id, digits=4, order=None, colour=None, log=False):
+    def __init__(self, clk_id, dio_id, digits=4, order=None, colour=None, log=False, dp=None,
+                 colon=None):
         self.clk = machine.line(clk_id)
         self.dio = machine.line(dio_id)
         self.width = digits
         self.order = tuple(order) if order is not None else tuple(range(digits))
         self.colour = colour
+        # What the module really has (the bare chip drives 8 segment lines on every grid):
+        # `dp` the positions with a decimal point (None: all), `colon` the position whose
+        # dp line lights the colon drawn after it (None: no colon).
+        self.dp = None if dp is None else tuple(dp)
+        self.colon = colon
         self.regs = bytearray(6)
         self.display_on = False     # power-on reset: display off
         self.pulse = 0
@@ -35,6 +41,7 @@ class TM1637Chip:
         self.flen = 0
         self.log = [] if log else None   # every complete frame as bytes, oldest first
         self.errors = 0             # frames cut short, bytes with no command
+        self.frames = 0             # stop conditions seen (frames received)
         self.clk.listeners.append(self._on_clk)
         self.dio.listeners.append(self._on_dio)
 
@@ -49,6 +56,7 @@ class TM1637Chip:
             self.flen = 0
         elif self.active:           # stop
             self.active = False
+            self.frames += 1
             # The stop condition itself raises CLK once (nbit 1 then): a byte cut short is
             # 2..8 bits.
             if 2 <= self.nbit <= 8:
@@ -127,15 +135,32 @@ class TM1637Chip:
         return self.pulse
 
     def digits(self):
+        """The segment byte each position's grid receives, left to right (bit 7: its SEG8)."""
         return [self.regs[self.order[p]] for p in range(self.width)]
 
 
+# The modules a board file may name (their grid order as built): the 4-digit modules wire
+# GRID1..GRID4 left to right, the 6-digit ones 3 2 1 6 5 4.
+GRIDS = {4: (0, 1, 2, 3), 6: (2, 1, 0, 5, 4, 3)}
+
+
+def from_wiring(w):
+    """The chip of a board file's wiring entry: {'chip': 'tm1637', 'clk': 2, 'dio': 3,
+    'digits': 4, 'grids': (...), 'dp': (...), 'colon': 1, 'colour': 'red'}."""
+    digits = w.get('digits', 4)
+    grids = w.get('grids', GRIDS.get(digits))
+    return [TM1637Chip(w['clk'], w['dio'], digits, grids, w.get('colour'), dp=w.get('dp'),
+                       colon=w.get('colon'))]
+
+
 def chips_for(driver):
+    """A bench attachment for a driver's own tests: a chip on the driver's pins, configured
+    as the module of that many digits (never from the driver's order); boards use from_wiring."""
     try:
         from scoreboard.drivers.tm1637 import TM1637
     except ImportError:
         return []
     if not isinstance(driver, TM1637):
         return []
-    return [TM1637Chip(driver.clk.id, driver.dio.id, driver.width, driver.order,
+    return [TM1637Chip(driver.clk.id, driver.dio.id, driver.width, GRIDS.get(driver.width),
                        driver.colour)]

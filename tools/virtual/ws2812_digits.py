@@ -111,3 +111,13 @@ def chips_for(driver):
         return []
     return [WS2812DigitsChip(driver.pin.id, driver.width, driver.leds, driver.seg_order,
                              driver.dp_leds, driver.bpp)]
+
+
+def from_wiring(w):
+    """The digits of a wiring entry: {'chip': 'ws2812-digits', 'pin': 21, 'digits': 4,
+    'leds': 3, 'seg_order': piece order as glued, 'dp_leds': 0, 'bpp': 3}."""
+    chip = WS2812DigitsChip(w['pin'], w.get('digits', 4), w.get('leds', 3),
+                            w.get('seg_order', b'\x00\x01\x02\x03\x04\x05\x06'),
+                            w.get('dp_leds', 0), w.get('bpp', 3))
+    chip.dp = None if chip.dp_leds else ()      # no dp LEDs glued: no point anywhere
+    return [chip]

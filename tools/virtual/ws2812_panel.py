@@ -123,3 +123,20 @@ def chips_for(driver):
     # The virtual panel starts listening after the driver's first write: ask for one more push.
     driver.show()
     return [view]
+
+
+def _levels():
+    # The firmware's brightness scale, only to report `level` (the wire carries no level).
+    try:
+        from scoreboard.drivers.ws2812_panel import LEVELS
+    except ImportError:
+        return None
+    return LEVELS
+
+
+def from_wiring(w):
+    """The panel of a board file's wiring entry: {'chip': 'ws2812-panel', 'pin': 13,
+    'width': 32, 'height': 8, 'vertical': True, 'serpentine': True, 'start': 'top-left'}:
+    how the LEDs are really chained, whatever the driver believes."""
+    return [PanelView(w['pin'], w['width'], w['height'], w.get('vertical', True),
+                      w.get('serpentine', True), w.get('start', 'top-left'), _levels())]

@@ -1,0 +1,154 @@
+# The simulator's command line, run by tools/sim.py under the MicroPython unix port (or
+# CPython): the real firmware on the virtual board of tools/sim_engine.py, fed a press script
+# or, interactively, one line at a time on stdin (answers end with a line '.' where they are
+# several lines: `draw`, an error).
+#
+# Scripts are streamed: checked line by line, then run line by line, so memory stays the same
+# whatever their length (a script of 20,000 commands and several MB runs in the default heap).
+#
+# usage: sim_cli.py --board NAME --flash DIR [--script FILE | --stdin] [--root DIR] [--colour]
+import sys
+
+from sim_engine import ScriptError, Sim, TooLong, parse_line, setup_path
+
+
+def text_line(n, raw):
+    """One script line's bytes -> text; a line that is not UTF-8 is a ScriptError naming it."""
+    try:
+        return raw.decode()
+    except UnicodeError:
+        raise ScriptError(n, repr(raw)[2:-1], 'not UTF-8 text')
+
+
+def stream(f, buttons):
+    """(lineno, op, args) for each command of an open script file (bytes), one line at a
+    time: memory stays the same whatever the script's length."""
+    n = 0
+    while True:
+        raw = f.readline()
+        if not raw:
+            return
+        n += 1
+        if raw[-1:] == b'\n':
+            raw = raw[:-1]
+        cmd = parse_line(n, text_line(n, raw), buttons)
+        if cmd is not None:
+            yield n, cmd[0], cmd[1]
+
+
+def warn_deaf(sim):
+    # A board file whose wiring() names other pins than its displays() use: say so, or the
+    # simulator shows a blank display with no reason.
+    for chip in sim.vboard.deaf():
+        sys.stderr.write('sim: a %s chip of %s heard nothing from the firmware: do its '
+                         'wiring() pins match displays()?\n' % (type(chip).__name__,
+                                                                 sim.board_name))
+    if sim.vboard.error and sim.app.displays:
+        sys.stderr.write('sim: %s: %s\n' % (sim.board_name, sim.vboard.error))
+
+
+def run_script(script, board, flash, buttons, colour=False):
+    """Check the whole script, then run it: both passes read one line at a time."""
+    try:
+        f = open(script, 'rb')
+    except OSError:
+        sys.stderr.write('cannot read %s\n' % script)
+        return 2
+    try:
+        try:
+            for _ in stream(f, buttons):
+                pass
+        except ScriptError as e:
+            sys.stderr.write('%s: %s\n' % (script, e))
+            return 2
+        f.seek(0)
+        sim = Sim(board, flash, colour=colour)
+        warn_deaf(sim)
+        for n, op, args in stream(f, buttons):
+            if op == 'quit':
+                break
+            try:
+                sim.run(op, args)
+            except TooLong as e:
+                sys.stderr.write('%s: line %d: %s\n' % (script, n, e))
+                return 2
+        return 0
+    finally:
+        f.close()
+
+
+def main(argv):
+    root = '.'
+    board = 'pico_tm1637'
+    flash = None
+    script = None
+    interactive = False
+    colour = False
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a in ('--board', '--flash', '--script', '--root'):
+            if i + 1 >= len(argv):
+                sys.stderr.write('%s needs a value\n' % a)
+                return 2
+            v = argv[i + 1]
+            i += 2
+            if a == '--board':
+                board = v
+            elif a == '--flash':
+                flash = v
+            elif a == '--script':
+                script = v
+            else:
+                root = v
+            continue
+        if a == '--stdin':
+            interactive = True
+        elif a == '--colour':
+            colour = True
+        else:
+            sys.stderr.write('unknown argument %s\n' % a)
+            return 2
+        i += 1
+    if flash is None:
+        sys.stderr.write('--flash DIR is required\n')
+        return 2
+    setup_path(root)
+    if '/' in board:
+        # A board file outside boards/ (a test fixture): its folder goes on the path.
+        folder, board = board.rsplit('/', 1)
+        sys.path.insert(0, folder)
+        if board.endswith('.py'):
+            board = board[:-3]
+    try:
+        b = __import__(board)
+    except ImportError:
+        sys.stderr.write('unknown board %s\n' % board)
+        return 2
+    buttons = b.BUTTONS
+    if script is not None:
+        return run_script(script, board, flash, buttons, colour)
+    if interactive:
+        sim = Sim(board, flash, colour=colour)
+        warn_deaf(sim)
+        n = 0
+        while True:
+            line = sys.stdin.readline()
+            if not line:
+                return 0
+            n += 1
+            try:
+                cmd = parse_line(n, line, buttons)
+                if cmd is not None and cmd[0] == 'quit':
+                    return 0
+                if cmd is not None:
+                    sim.run(cmd[0], cmd[1])
+            except (ScriptError, TooLong) as e:
+                sys.stdout.write('error: %s\n.\n' % e)
+                sys.stdout.flush()
+    sys.stderr.write('give --script FILE or --stdin\n')
+    return 2
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
