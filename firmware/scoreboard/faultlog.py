@@ -6,11 +6,7 @@ import os
 
 from .store import failing, join, keep
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):  # type: ignore[misc]
-        return x
+from .compat import const
 
 LIMIT = const(2048)  # bytes per file; both together stay within 4 KB
 ENTRY = const(480)  # longest entry kept; a longer one keeps its start (the time stamp, where

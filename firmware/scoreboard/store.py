@@ -56,11 +56,7 @@ import struct
 
 from binascii import crc32
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):  # type: ignore[misc]
-        return x
+from .compat import const
 
 MAGIC = b'SBst'
 WRITING = b'SBwr'  # the magic while a save is writing the slot

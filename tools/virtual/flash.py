@@ -15,11 +15,7 @@ try:
 except ImportError:
     _vfs = os
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from scoreboard.compat import const
 
 # consts, not a tuple built per call: ioctl may run in a GC finaliser, where nothing allocates
 IOCTL_INIT = const(1)

@@ -13,11 +13,7 @@
 #     written at init; show() writes them again, which also heals a chip that lost them to noise.
 # Modules: digit 0 (register 0x01) is the rightmost digit; chip 0 (nearest the MCU) shows the
 # leftmost eight digits.
-try:
-    from micropython import const
-except ImportError:
-    def const(x):  # type: ignore[misc]  # CPython stand-in for the builtin
-        return x
+from ..compat import const
 
 from scoreboard.drivers import level as clamp
 

@@ -31,11 +31,7 @@
 # column byte). show() copies one byte per chip and register through a precomputed index table
 # into a reusable command buffer: no allocation per refresh (mcauser's max7219 builds a new
 # bytearray on every show()).
-try:
-    from micropython import const
-except ImportError:
-    def const(x):  # type: ignore[misc]  # CPython stand-in for the builtin
-        return x
+from ..compat import const
 
 from scoreboard.drivers import level as clamp
 

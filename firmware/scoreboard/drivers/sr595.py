@@ -14,11 +14,7 @@
 # Wiring is configuration: `segments` gives the output Q0..Q7 of each canonical segment a, b, c,
 # d, e, f, g, dp; `near_left` says the register nearest the MCU drives the leftmost digit;
 # lsb_first reverses the bit order in each byte (a board wired Q7..Q0).
-try:
-    from micropython import const
-except ImportError:
-    def const(x):  # type: ignore[misc]  # CPython stand-in for the builtin
-        return x
+from ..compat import const
 
 from scoreboard.drivers import level as clamp
 

@@ -18,11 +18,7 @@
 # address of each position, left to right.
 import sys
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):  # type: ignore[misc]  # CPython stand-in for the builtin
-        return x
+from ..compat import const
 
 from scoreboard.drivers import level as clamp
 

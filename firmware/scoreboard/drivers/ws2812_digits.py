@@ -10,11 +10,7 @@
 # Colour is per digit: red digits for red, blue for blue (`colours`, one (r, g, b) a digit, or
 # 'red'/'blue'/'white' for all; default: the left half red, the right half blue). Brightness
 # scales the colours once, in brightness(); show() only copies bytes.
-try:
-    from micropython import const
-except ImportError:
-    def const(x):  # type: ignore[misc]  # CPython stand-in for the builtin
-        return x
+from ..compat import const
 
 from scoreboard.drivers import level as clamp
 

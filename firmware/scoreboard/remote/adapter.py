@@ -19,12 +19,7 @@ from ..ui import keys
 from ..ui.ticks import add, diff
 from .nec import REPEAT
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):  # type: ignore[misc]  # CPython stand-in for the builtin
-        return x
+from ..compat import const
 
 
 GAP_MS = const(25)

@@ -17,12 +17,7 @@ glitch, a half frame or two fobs at once (their frames alternate or collide) yie
 
 from ..ui.ticks import diff
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):  # type: ignore[misc]  # CPython stand-in for the builtin
-        return x
+from ..compat import const
 
 
 SYNC_HIGH_MIN = const(120)  # us: the sync's high, 1 T

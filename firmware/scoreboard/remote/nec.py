@@ -19,12 +19,7 @@ so repeats are never credited to the wrong key.
 
 from ..ui.ticks import diff
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):  # type: ignore[misc]  # CPython stand-in for the builtin
-        return x
+from ..compat import const
 
 
 REPEAT = const(-1)

@@ -12,11 +12,7 @@
 # i n o r t u); M is drawn as an arch, W as three bars, K and X like H. 'g' is drawn as 'G': the
 # lower-case shape is a 9, and a word must not put a digit on the display. '+' is the left half
 # of a plus (e, f, g); the layouts' pending sign is PLUS, segments d and g, which is no letter.
-try:
-    from micropython import const
-except ImportError:
-    def const(x):  # type: ignore[misc]  # CPython stand-in for the builtin
-        return x
+from ..compat import const
 
 FIRST = const(32)
 BLANK = const(0x00)

@@ -43,11 +43,7 @@ from scoreboard.render.font7 import FONT, DIGITS, PLUS, BAR
 from scoreboard.render import vocab
 from scoreboard.render.vocab import num, side_num, marked, blink, page
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):  # type: ignore[misc]  # CPython stand-in for the builtin
-        return x
+from ..compat import const
 
 _DP = const(0x80)
 _MINUS = const(0x40)

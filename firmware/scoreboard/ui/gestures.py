@@ -27,12 +27,7 @@ from array import array
 from .keys import BIT, BLUE, BLUE_MINUS, RED, RED_MINUS
 from .ticks import add, diff
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):  # type: ignore[misc]  # CPython stand-in for the builtin
-        return x
+from ..compat import const
 
 
 TAP = const(1)

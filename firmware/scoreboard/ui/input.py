@@ -15,12 +15,7 @@ from .debounce import Debouncer
 from .gestures import Gestures
 from .ticks import diff
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):  # type: ignore[misc]  # CPython stand-in for the builtin
-        return x
+from ..compat import const
 
 
 PRESS = const(6)   # after the gesture kinds (gestures.TAP .. CHORD)

@@ -1,11 +1,6 @@
 """The buttons by index. A set of pressed keys is one int bitmap: bit k is key k."""
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):  # type: ignore[misc]  # CPython stand-in for the builtin
-        return x
+from ..compat import const
 
 
 RED = const(0)

@@ -7,12 +7,7 @@ values below 2**29 no step here leaves the 31-bit small-int range of a 32-bit MC
 allocates (the idea of adafruit_ticks). Compare times only with `diff`, never with `<`.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):  # type: ignore[misc]  # CPython stand-in for the builtin
-        return x
+from ..compat import const
 
 
 PERIOD = const(0x20000000)  # 2**29
