@@ -26,15 +26,6 @@ CRASHES_FOR_SAFE = 3    # this many faults within the window: the safe screen
 RESTART_PAUSE_MS = 100  # after a fault, before the loop starts again
 
 
-def _load(store):
-    # The store falls back to the other slot when this controller cannot use the newest
-    # (store contract: load(check), check raising for an unusable state).
-    try:
-        return store.load(check)
-    except TypeError:   # a store without the check argument
-        return store.load()
-
-
 class App:
     def __init__(self, board, store, now, safe=False):
         self.buttons = Buttons.from_board(board, NAMES)
@@ -46,7 +37,8 @@ class App:
         if safe:
             self.ctl = Controller(now, store=store, message='safe mode', sticky=True)
         else:
-            saved = _load(store)
+            # The store falls back to the other slot when check() finds the newest unusable.
+            saved = store.load(check)
             self.ctl = Controller(now, store=store, saved=saved, message=store.message)
         self.input = Input(self.ctl)
         # The first scan, at power-up: a key already down (held through the cut) is ignored
