@@ -359,9 +359,141 @@ def bearer(req):
     return h[7:].strip()
 
 
+DIGITS = '0123456789'
+MAX_DEPTH = 16
+
+
+def _string(s, i):
+    """The index after the JSON string that starts at s[i] ('"'), or -1."""
+    n = len(s)
+    j = i + 1
+    while j < n:
+        ch = s[j]
+        if ch == '"':
+            return j + 1
+        if ch == '\\':
+            e = s[j + 1:j + 2]
+            if e == 'u':
+                hx = s[j + 2:j + 6]
+                if len(hx) != 4:
+                    return -1
+                for h in hx:
+                    if h not in '0123456789abcdefABCDEF':
+                        return -1
+                j += 6
+                continue
+            if e == '' or e not in '"\\/bfnrt':
+                return -1
+            j += 2
+            continue
+        if ord(ch) < 32:
+            return -1
+        j += 1
+    return -1
+
+
+def _digits(s, j):
+    k = j
+    while k < len(s) and s[k] in DIGITS:
+        k += 1
+    return k
+
+
+def _scalar(s, i):
+    """The index after the number, string or literal at s[i], or -1."""
+    c = s[i]
+    if c == '"':
+        return _string(s, i)
+    for word in ('true', 'false', 'null'):
+        if s[i:i + len(word)] == word:
+            return i + len(word)
+    j = i + 1 if c == '-' else i
+    if j >= len(s) or s[j] not in DIGITS:
+        return -1
+    j = j + 1 if s[j] == '0' else _digits(s, j)
+    if s[j:j + 1] == '.':
+        k = _digits(s, j + 1)
+        if k == j + 1:
+            return -1
+        j = k
+    if s[j:j + 1] in ('e', 'E'):
+        j += 1
+        if s[j:j + 1] in ('+', '-'):
+            j += 1
+        k = _digits(s, j)
+        if k == j:
+            return -1
+        j = k
+    return j
+
+
+def well_formed(s):
+    """True when `s` is one JSON value by the grammar (MicroPython's json.loads also takes
+    missing or trailing commas; a phone's body must be JSON, not something like it)."""
+    stack = []
+    want = 'value'
+    i = 0
+    n = len(s)
+    while True:
+        while i < n and s[i] in ' \t\r\n':
+            i += 1
+        if i == n:
+            return want == 'done'
+        c = s[i]
+        if want == 'value' or want == 'value]':
+            if c == ']' and want == 'value]':
+                stack.pop()
+                i += 1
+            elif c == '{' or c == '[':
+                if len(stack) >= MAX_DEPTH:
+                    return False
+                stack.append(c)
+                want = 'key}' if c == '{' else 'value]'
+                i += 1
+                continue
+            else:
+                i = _scalar(s, i)
+                if i < 0:
+                    return False
+        elif want == 'key' or want == 'key}':
+            if c == '}' and want == 'key}':
+                stack.pop()
+                i += 1
+            else:
+                if c != '"':
+                    return False
+                i = _string(s, i)
+                if i < 0:
+                    return False
+                want = ':'
+                continue
+        elif want == ':':
+            if c != ':':
+                return False
+            i += 1
+            want = 'value'
+            continue
+        elif want == 'next':
+            top = stack[-1]
+            if c == ',':
+                i += 1
+                want = 'key' if top == '{' else 'value'
+                continue
+            if c != ('}' if top == '{' else ']'):
+                return False
+            stack.pop()
+            i += 1
+        else:
+            return False
+        want = 'next' if stack else 'done'
+
+
 def body_json(req):
     try:
-        d = json.loads(req.body.decode()) if req.body else None
+        text = req.body.decode()
+        if not well_formed(text):
+            raise ValueError()
+        d = json.loads(text)
     except (ValueError, UnicodeError):
         raise ValueError('malformed JSON')
     if not isinstance(d, dict):
