@@ -106,7 +106,9 @@ class Harness:
         data = b''
         if body is not None:
             data = body if isinstance(body, bytes) else json.dumps(body).encode()
-            head += 'Content-Type: application/json\r\nContent-Length: %d\r\n' % len(data)
+            if 'Content-Type' not in (headers or {}):
+                head += 'Content-Type: application/json\r\n'
+            head += 'Content-Length: %d\r\n' % len(data)
         if token is not None:
             head += 'Authorization: Bearer %s\r\n' % token
         for k in headers or {}:
