@@ -10,9 +10,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, 'firmware')
 
 
-def firmware_modules():
+def firmware_modules(top='scoreboard'):
     found = set()
-    for dirpath, dirnames, files in os.walk(os.path.join(FIRMWARE, 'scoreboard')):
+    for dirpath, dirnames, files in os.walk(os.path.join(FIRMWARE, top)):
         dirnames[:] = [d for d in dirnames if d != '__pycache__']
         for name in files:
             if name.endswith('.py'):
@@ -56,12 +56,12 @@ def frozen_modules(calls):
 
 def test_manifest_freezes_every_firmware_module():
     calls = run_manifest()
-    mods = firmware_modules()
-    assert 'scoreboard/__init__.py' in mods
+    mods = firmware_modules() | firmware_modules('lib')
+    assert 'scoreboard/__init__.py' in mods and 'lib/microdot/microdot.py' in mods
     assert frozen_modules(calls) == mods
     for args, kw in calls['package'] + calls['module']:
         assert kw.get('opt') == 3, args
-        assert kw.get('base_path') == 'firmware', args
+        assert kw.get('base_path') in ('firmware', 'firmware/lib'), args
 
 
 def test_manifest_version_matches_package_json():
@@ -74,16 +74,19 @@ def test_manifest_version_matches_package_json():
 def test_package_json_lists_every_firmware_module():
     with open(os.path.join(ROOT, 'package.json')) as f:
         pkg = json.load(f)
+    # The package's own modules go to /lib/scoreboard, the vendored ones under firmware/lib to
+    # /lib/<name>, where mip would have put them.
+    lib = {m[len('lib/'):] for m in firmware_modules('lib')}
     targets = {t for t, _ in pkg['urls']}
-    missing = firmware_modules() - targets
-    extra = targets - firmware_modules()
+    missing = (firmware_modules() | lib) - targets
+    extra = targets - firmware_modules() - lib
     assert not missing, 'not in package.json (run `python tools/deploy.py package-json`): %s' % (
         sorted(missing),)
     assert not extra, 'package.json lists modules that are gone: %s' % (sorted(extra),)
     for target, url in pkg['urls']:
         # mip resolves a relative URL against package.json's own location: the repo root.
         assert os.path.isfile(os.path.join(ROOT, url)), url
-        assert url == 'firmware/' + target
+        assert url == ('firmware/lib/' if target in lib else 'firmware/') + target
     assert pkg.get('deps') == []
 
 

@@ -150,14 +150,33 @@ def package_modules(src):
     return sorted(found)
 
 
+LIB = 'lib'   # firmware/lib: vendored packages (microdot), as released on PyPI
+
+
+def lib_modules(src):
+    """Every module under src/lib, relative to it ('microdot/microdot.py'): mip puts them in
+    the board's /lib, where they would be had mip fetched them from their own project."""
+    found = []
+    top = os.path.join(src, LIB)
+    for dirpath, dirnames, files in os.walk(top):
+        dirnames[:] = [d for d in dirnames if d != '__pycache__' and not d.startswith('.')]
+        for name in files:
+            if name.endswith('.py'):
+                found.append(os.path.relpath(os.path.join(dirpath, name), top)
+                             .replace(os.sep, '/'))
+    return sorted(found)
+
+
 def package_json(src=None):
-    """The text of package.json: `mpremote mip install github:OWNER/REPO` installs the package.
+    """The text of package.json: `mpremote mip install github:OWNER/REPO` installs the package
+    and the vendored libraries it needs (firmware/lib, installed as /lib/<name> as mip would).
 
     URLs are relative to package.json (the repository root), which mip resolves itself.
     """
     src = src or os.path.join(ROOT, 'firmware')
     base = os.path.relpath(src, ROOT).replace(os.sep, '/')
     rows = ['    ["%s", "%s/%s"]' % (m, base, m) for m in package_modules(src)]
+    rows += ['    ["%s", "%s/%s/%s"]' % (m, base, LIB, m) for m in lib_modules(src)]
     return '{\n  "urls": [\n%s\n  ],\n  "deps": [],\n  "version": "%s"\n}\n' % (
         ',\n'.join(rows), VERSION)
 
