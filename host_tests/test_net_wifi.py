@@ -9,7 +9,7 @@ import net_harness as nh
 import network
 from scoreboard.net import wifi as W
 
-GAP_MS = 250
+GAP_MS = 400
 PASSWORD = 'hunter2-secret'
 
 

@@ -9,9 +9,9 @@ import net_harness as nh
 from scoreboard.net import web
 
 # The worst gap allowed between two scoring passes while the network misbehaves. The loop's
-# period is 5 ms; this bound is loose for a machine shared with other work, and still far below
-# what any blocking socket call (seconds) would cause.
-GAP_MS = 250
+# period is 5 ms; this bound is loose for a machine shared with other work, and still below
+# what one blocking socket call would cause here (the slow clients hold on for 600 ms or more).
+GAP_MS = 400
 
 
 def _unchanged(h, before):

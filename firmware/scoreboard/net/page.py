@@ -52,12 +52,8 @@ BODY = """<div id="conn"><small>connecting...</small></div>
 <div class="row"><button class="r" data-b="RED_MINUS" data-g="tap">RED &minus;</button>
 <button data-b="OK" data-g="long">OK long</button>
 <button class="b" data-b="BLUE_MINUS" data-g="tap">BLUE &minus;</button></div>
-<div class="row"><button class="r" data-b="RED" data-g="long">RED long</button>
-<button data-b="OK" data-g="hold">OK hold (menu)</button>
-<button class="b" data-b="BLUE" data-g="long">BLUE long</button></div>
-<div class="row"><button class="r" data-b="RED" data-g="hold">RED hold</button>
-<button id="chord">RED+BLUE chord</button>
-<button class="b" data-b="BLUE" data-g="hold">BLUE hold</button></div>
+<div class="row"><button data-b="OK" data-g="hold">OK hold (menu)</button>
+<button id="chord">RED+BLUE chord (redo)</button></div>
 </fieldset>
 <fieldset><legend>Enter</legend>
 <div class="row" id="twin"><input id="fr" type="number" min="0" placeholder="red">
