@@ -126,7 +126,8 @@ $('bank').onclick=()=>post('/api/action',{do:'bank'});
 $('target').onclick=()=>post('/api/action',{do:'target',value:num('tv')});
 function opts(){const k=$('game').value,o=$('opts');o.innerHTML='';const g=GAMES[k];
  for(const [n,d,c] of g.options){const l=document.createElement('label');l.textContent=n+' ';
-  let i;if(c){i=document.createElement('select');c.forEach((x,j)=>i.add(new Option(String(x),j)));
+  let i;if(c){i=document.createElement('select');
+   c.forEach((x,j)=>i.add(new Option(x===null?'none':String(x),j)));
    i.value=c.findIndex(x=>x===d);i.dataset.c=JSON.stringify(c);}
   else if(typeof d=='boolean'){i=document.createElement('input');i.type='checkbox';i.checked=d;}
   else{i=document.createElement('input');i.type='number';i.value=d;}
