@@ -166,15 +166,11 @@ def games():
     return out
 
 
-_page = None
-
-
 def page():
-    """The phone page, built once (the game table comes from the core)."""
-    global _page
-    if _page is None:
-        _page = (HEAD + BODY + 'const GAMES=' + json.dumps(games()) + ';\n' + SCRIPT).encode()
-    return _page
+    """The phone page as its parts, for microdot to send one after the other: nothing the size
+    of the page is kept in RAM (frozen, the texts stay in flash), and the game table is built
+    per request from the core."""
+    return iter((HEAD, BODY, 'const GAMES=' + json.dumps(games()) + ';\n', SCRIPT))
 
 
 def escape(s):

@@ -501,14 +501,12 @@ def body_json(req):
     return d
 
 
-def make_app(remote, page=None, setup=None):
+def make_app(remote):
     """The HTTP app. `remote` has `ctl` (the controller, looked up per request: the runner
     builds a new App after a fault), `now()`, `pairing`, `hub`, and optionally `wifi` for the
     access point's setup page."""
     app = Server()
-    if page is None:
-        from .page import page as build
-        page = build()
+    from .page import page
     html = {'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store'}
 
     @app.route('/')
@@ -517,11 +515,11 @@ def make_app(remote, page=None, setup=None):
         if wifi is not None and wifi.setup_wanted():
             from .page import setup_page
             return Response(setup_page(wifi), headers=html)
-        return Response(page, headers=html)
+        return Response(page(), headers=html)
 
     @app.route('/remote')
     async def remote_page(req):
-        return Response(page, headers=html)
+        return Response(page(), headers=html)
 
     @app.route('/api/view')
     async def view(req):
