@@ -136,7 +136,7 @@ def test_pairing_over_http_wrong_pins_lock_and_four_phones():
         for bad in ({'pin': 1234}, {'pin': '12'}, {'token': 'x'}):
             r = await h.post('/api/pair', bad)
             assert r.status in (400, 403), (bad, r)
-        h.runner.pairing.forget_all()                  # the menu's unpair
+        h.ctl.on_unpair()                  # what the menu's unpair calls
         for t in tokens:
             assert (await h.post('/api/press', body, t)).status == 403
     nh.run(check, tag='pairhttp')

@@ -68,9 +68,9 @@ class Runner:
         self.hub.poll(self.app.ctl)
 
     def _hook(self, ctl):
-        # The menu's `unpair` item forgets every phone (the controller calls this hook).
-        if hasattr(ctl, 'unpair'):
-            ctl.unpair = self.pairing.forget_all
+        # The menu's `unpair` item forgets every phone: the controller calls ctl.on_unpair()
+        # (named as its on_bank hook is).
+        ctl.on_unpair = self.pairing.forget_all
 
     @property
     def ctl(self):
