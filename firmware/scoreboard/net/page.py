@@ -101,8 +101,10 @@ l.push('frame '+v.frame,'end '+v.end);
  $('line').textContent=l.join(' \\u00b7 ');$('msg').textContent=v.message||'';
  const g=GAMES[v.game]||{},e=g.entry||'frame';$('twin').classList.toggle('hide',e!='frame');
  $('one').classList.toggle('hide',e!='turn'&&e!='shot');$('bed').classList.toggle('hide',e!='bed');
- if(e=='bed'&&v.beds){const s=$('fbed'),n=v.beds.red.length;if(s.options.length!=n){s.innerHTML='';
-  for(let i=1;i<=n;i++)s.add(new Option('bed '+i,i));}}}
+ if(e=='bed'&&v.beds){const s=$('fbed'),n=v.beds.red.length;
+  if(s.options.length!=n+1){s.innerHTML='';
+  for(let i=1;i<=n;i++)s.add(new Option('bed '+i,i));
+  s.add(new Option('end the turn','end'));}}}
 function connect(){const es=new EventSource('/api/events');
  es.onopen=()=>{$('conn').innerHTML='<small>live</small>';};
  es.onmessage=m=>show(JSON.parse(m.data));
@@ -117,7 +119,8 @@ $('send').onclick=async()=>{const d=await post('/api/pair',{pin:$('pin').value.t
 $('forget').onclick=()=>{T=null;localStorage.removeItem('token');paired();};
 function num(id){const s=$(id).value.trim();return s==''?0:Number(s);}
 $('frame').onclick=()=>{const e=(GAMES[V.game]||{}).entry||'frame';let a={do:'frame'};
- if(e=='frame'){a.red=num('fr');a.blue=num('fb');}else if(e=='bed')a.bed=Number($('fbed').value);
+ if(e=='frame'){a.red=num('fr');a.blue=num('fb');}else if(e=='bed'){
+  const b=$('fbed').value;a.bed=b=='end'?b:Number(b);}
  else a.points=num('fp');
 post('/api/action',a).then(d=>{if(d){$('fr').value=$('fb').value=$('fp').value='';}});};
 $('undo').onclick=()=>post('/api/action',{do:'undo'});

@@ -65,6 +65,8 @@ class Runner:
     def boot(self):
         self.app = appmod.App(self.board, self.store, self.clock(), safe=self._safe)
         self._hook(self.app.ctl)
+        if self.pairing.pin is not None:      # rebuilt after a fault: the PIN stays shown
+            self._show_pin(self.pairing.pin, self.clock())
         self.hub.poll(self.app.ctl)
 
     def _hook(self, ctl):
