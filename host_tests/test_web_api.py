@@ -2,6 +2,8 @@
 # The phone remote's HTTP API (DESIGN section 10) from a client on loopback, against the
 # firmware's runner on a virtual board: watching, pairing, the seed 000 game played from HTTP,
 # refusals that change nothing and say why, two phones and the board's buttons together.
+import sys
+
 import net_harness as nh
 from scoreboard.net import pairing as P
 from scoreboard.net import web
@@ -21,6 +23,7 @@ def test_anyone_may_watch_the_view_and_the_page():
         assert v['screen'] == 'setup' and v['game'] == 'knockoff'
         r = await h.get('/')
         assert r.status == 200 and r.headers['content-type'].startswith('text/html')
+        assert 'scoreboard.net.page' not in sys.modules     # its texts are let go of again
         page = r.body.decode()
         assert '/api/events' in page and '/api/pair' in page and 'EventSource' in page
         assert 'http://' not in page.replace('http://\' +', '') and 'https://' not in page

@@ -501,25 +501,36 @@ def body_json(req):
     return d
 
 
+def pages():
+    """The page module, loaded for one answer and let go of again: its texts (10 KB) would
+    otherwise sit in the heap of a board that loads .mpy files (frozen, they stay in flash and
+    this costs nothing). The answer keeps what it sends until it is sent."""
+    import sys
+    from . import page
+    sys.modules.pop(page.__name__, None)
+    from .. import net
+    if hasattr(net, 'page'):
+        delattr(net, 'page')
+    return page
+
+
 def make_app(remote):
     """The HTTP app. `remote` has `ctl` (the controller, looked up per request: the runner
     builds a new App after a fault), `now()`, `pairing`, `hub`, and optionally `wifi` for the
     access point's setup page."""
     app = Server()
-    from .page import page
     html = {'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store'}
 
     @app.route('/')
     async def index(req):
         wifi = getattr(remote, 'wifi', None)
         if wifi is not None and wifi.setup_wanted():
-            from .page import setup_page
-            return Response(setup_page(wifi), headers=html)
-        return Response(page(), headers=html)
+            return Response(pages().setup_page(wifi), headers=html)
+        return Response(pages().page(), headers=html)
 
     @app.route('/remote')
     async def remote_page(req):
-        return Response(page(), headers=html)
+        return Response(pages().page(), headers=html)
 
     @app.route('/api/view')
     async def view(req):
@@ -610,8 +621,7 @@ def make_app(remote):
                            form.get('hostname') or None)
         except ValueError as e:
             return refuse(400, str(e))
-        from .page import joining_page
-        return Response(joining_page(wifi), headers=html)
+        return Response(pages().joining_page(wifi), headers=html)
 
     @app.errorhandler(404)
     async def not_found(req):
