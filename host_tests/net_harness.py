@@ -144,10 +144,19 @@ class Harness:
     # --- the board's buttons, in real time ------------------------------------------------
 
     async def tap(self, button, ms=80):
-        machine.drive(self.runner.board.BUTTONS[button], 0)
+        """Press for `ms` and release, then a gap; each side lasts at least that many scoring
+        passes too, so a loaded machine that starves the loop cannot make the press vanish."""
+        pin = self.runner.board.BUTTONS[button]
+        machine.drive(pin, 0)
+        await self.passes(ms)
+        machine.drive(pin, None)
+        await self.passes(120)
+
+    async def passes(self, ms):
+        start = self.runner.passes
         await sleep_ms(ms)
-        machine.drive(self.runner.board.BUTTONS[button], None)
-        await sleep_ms(120)
+        while self.runner.passes - start < ms // 5:
+            await sleep_ms(5)
 
 
 class Stream:
@@ -181,6 +190,14 @@ class Stream:
                 self.views.append(json.loads(line[6:]))
             elif line.startswith(':'):
                 self.comments += 1
+
+    async def count(self, pred, ms=2000):
+        """Wait until pred(self) holds."""
+        for _ in range(ms // 5):
+            if pred(self):
+                return
+            await sleep_ms(5)
+        raise AssertionError('never: views %d, comments %d' % (len(self.views), self.comments))
 
     async def until(self, pred, ms=2000):
         for _ in range(ms // 5):

@@ -274,7 +274,9 @@ def test_two_phones_and_the_buttons_stay_consistent():
             done = lambda v: v[R] == 9 and v[B] == 2                 # noqa: E731
             va = await sa.until(done)
             vb = await sb.until(done)
-            await nh.sleep_ms(30)
+            same = lambda v: v == web.public(h.ctl.view)           # noqa: E731
+            await sa.until(same)
+            await sb.until(same)
             now = (await h.get('/api/view')).json()
             assert sa.views[-1] == sb.views[-1] == now == web.public(h.ctl.view)
             assert va[R] == vb[R] == 9
@@ -291,15 +293,16 @@ def test_streams_send_a_comment_as_keep_alive_and_the_oldest_is_dropped():
             for _ in range(web.MAX_STREAMS):
                 streams.append(await nh.Stream(h).open())
             await streams[0].until(lambda v: True)
-            h.runner.hub.beat()                  # what the 15 s timer does
-            await nh.sleep_ms(50)
             for s in streams:
+                await s.until(lambda v: True)
+            h.runner.hub.beat()                  # what the 15 s timer does
+            for s in streams:
+                await s.count(lambda s: s.comments >= 1)
                 assert s.comments == 1
             extra = await nh.Stream(h).open()
             streams.append(extra)
             await extra.until(lambda v: True)
-            await nh.sleep_ms(50)
-            assert streams[0].task.done()        # the oldest watcher's stream was ended
+            await streams[0].count(lambda s: s.task.done())   # the oldest watcher's, ended
             assert len(h.runner.hub.streams) == web.MAX_STREAMS
         finally:
             for s in streams:
