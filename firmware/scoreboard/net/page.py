@@ -128,12 +128,13 @@ $('redo').onclick=()=>post('/api/action',{do:'redo'});
 $('bank').onclick=()=>post('/api/action',{do:'bank'});
 $('target').onclick=()=>post('/api/action',{do:'target',value:num('tv')});
 function opts(){const k=$('game').value,o=$('opts');o.innerHTML='';const g=GAMES[k];
- for(const [n,d,c] of g.options){const l=document.createElement('label');l.textContent=n+' ';
+ for(const [n,d,c,r] of g.options){const l=document.createElement('label');l.textContent=n+' ';
   let i;if(c){i=document.createElement('select');
    c.forEach((x,j)=>i.add(new Option(x===null?'none':String(x),j)));
    i.value=c.findIndex(x=>x===d);i.dataset.c=JSON.stringify(c);}
   else if(typeof d=='boolean'){i=document.createElement('input');i.type='checkbox';i.checked=d;}
-  else{i=document.createElement('input');i.type='number';i.value=d;}
+  else{i=document.createElement('input');i.type='number';i.value=d;
+   if(r){i.min=r[0];i.max=r[1];}}
   i.dataset.o=n;l.appendChild(i);o.appendChild(l);}}
 for(const k in GAMES)$('game').add(new Option(GAMES[k].title||k,k));$('game').onchange=opts;opts();
 $('new').onclick=()=>{const o={};for(const i of $('opts').querySelectorAll('[data-o]')){
@@ -146,26 +147,37 @@ paired();fetch('/api/view').then(r=>r.json()).then(show).catch(()=>{});connect()
 
 
 def games():
-    """Each game's options as the page needs them: [name, default, choices or None]."""
+    """Each game's options as the page needs them: [name, default, choices or [lo, hi] or
+    None], and how a frame is entered. The core's traits say it where it declares them
+    (OPTIONS: name, default, a tuple of choices or a [lo, hi] list; ENTRY)."""
     out = {}
     try:
         from ..core import traits
     except ImportError:
         traits = None
     for kind in KINDS:
-        opts = []
-        for name, default in options(kind):
-            opts.append([name, default, WORDS.get(name)])
-        g = {'options': opts}
+        t = None
         if traits is not None:
             try:
-                g['entry'] = getattr(traits(kind), 'ENTRY', None) or traits(kind)['ENTRY']
+                t = traits(kind)
             except Exception:
-                pass
-        if 'entry' not in g:
-            g['entry'] = {'practice': 'shot', 'horsecollar': 'turn',
-                          'shovehapenny': 'bed'}.get(kind, 'frame')
-        out[kind] = g
+                t = None
+        opts = []
+        declared = getattr(t, 'OPTIONS', None)
+        if declared:
+            for name, default, allowed in declared:
+                if isinstance(allowed, tuple) and (False not in allowed or True not in allowed):
+                    opts.append([name, default, list(allowed)])
+                elif isinstance(allowed, list):
+                    opts.append([name, default, None, allowed])
+                else:
+                    opts.append([name, default, None])
+        else:
+            for name, default in options(kind):
+                opts.append([name, default, WORDS.get(name)])
+        entry = getattr(t, 'ENTRY', None) or {'practice': 'shot', 'horsecollar': 'turn',
+                                              'shovehapenny': 'bed'}.get(kind, 'frame')
+        out[kind] = {'options': opts, 'entry': entry}
     return out
 
 
