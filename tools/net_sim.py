@@ -70,6 +70,8 @@ class Engine:
     def __init__(self, board, flash, host, port, headless, out=None):
         import network
         self.board = board
+        self.host = host
+        self.port = port
         self.headless = headless
         self.out = out or sys.stdout
         self.runner = SimRunner(board, flash, network=network, host=host, port=port,
@@ -91,7 +93,10 @@ class Engine:
         if self.headless:
             self.out.write(line + '\n')
         else:
-            self.out.write('\x1b[H\x1b[2J' + '\n'.join(self.picture()) + '\n\n' + line + '\n')
+            head = 'Wi-Fi board (virtual): the phone remote at http://%s:%d/   q: quit' % (
+                self.host, self.port)
+            self.out.write('\x1b[H\x1b[2J' + head + '\n\n' + '\n'.join(self.picture()) +
+                           '\n\n' + line + '\n')
         if hasattr(self.out, 'flush'):
             self.out.flush()
 
