@@ -150,7 +150,9 @@ def test_menu_rule_change_restarts_at_setup_and_keeps_games():
 
 
 def test_reset_games():
-    items = 'game target doubles blank hanger handicap best_of brightness reset_games'.split()
+    # DESIGN section 4's order: new_game comes before reset_games (issue 12 added it)
+    items = ('game target doubles blank hanger handicap best_of brightness new_game '
+             'reset_games').split()
     s, _ = play('tap OK\n' + taps('RED', 15) + 'tap OK\ntap OK\nhold OK 3200\n' +
                 taps('OK', items.index('reset_games')) + 'state\ntap BLUE\nstate\n'
                 'hold OK 1000\nstate\n')
@@ -256,3 +258,135 @@ def test_brightness_stepped_in_the_menu_survives_a_power_cut():
     assert level == item['menu']['value'] - 3
     assert back['screen'] == 'play'
     assert sim.app.ctl.settings['brightness'] == level
+
+
+# --- Issue 12: no game lost by accident, feedback, bring-up --------------------------------
+
+def items_to(item, kind='knockoff'):
+    """OK taps from the menu's first item to `item` (DESIGN section 4's order, as shown)."""
+    from scoreboard.ui.menu import items_for
+    return taps('OK', items_for(kind).index(item))
+
+
+def test_a_menu_change_sets_the_game_aside_and_ok_long_brings_it_back():
+    s, _ = play('tap OK\n' + taps('RED', 3) + 'tap OK\n' + taps('BLUE', 2) + 'tap OK\nstate\n'
+                'hold OK 3200\n' + items_to('blank') + 'tap BLUE\nhold OK 1000\nstate\n'
+                'hold OK 1000\nstate\nhold OK 1000\nstate\n')
+    before, setup, back, undone = s
+    assert setup['screen'] == 'setup' and setup['red'] == setup['blue'] == 0
+    assert back['message'] == 'game back'
+    for k in ('screen', 'red', 'blue', 'hammer', 'frame', 'end', 'target', 'games', 'legs'):
+        assert back[k] == before[k], k
+    # exactly: the undo history came back too, and the rule went back to the game's own
+    assert undone['message'] == 'undo' and undone['blue'] == 0 and undone['red'] == 3
+
+
+def test_a_power_cut_right_after_a_menu_change_then_ok_long_brings_the_game_back():
+    s, sim = play('tap OK\n' + taps('RED', 3) + 'tap OK\nstate\nhold OK 3200\n' +
+                  items_to('hanger') + 'tap BLUE\nhold OK 1000\npower-cut\nstate\n'
+                  'hold OK 1000\nstate\n')
+    before, setup, back = s
+    assert setup['screen'] == 'setup' and setup['red'] == 0
+    assert back['screen'] == 'play' and back['red'] == 3 and back['hammer'] == before['hammer']
+    assert back['message'] == 'game back'
+    assert sim.boots == 2
+
+
+def test_new_game_sets_the_game_aside():
+    s, _ = play('tap OK\n' + taps('RED', 4) + 'tap OK\nhold OK 3200\n' + items_to('new_game') +
+                'state\ntap BLUE\nstate\nhold OK 1000\nstate\nhold OK 1000\nstate\n')
+    item, yes, setup, back = s
+    assert item['menu'] == {'item': 'new_game', 'value': 'no'}
+    assert yes['menu'] == {'item': 'new_game', 'value': 'yes'}
+    assert setup['screen'] == 'setup' and setup['red'] == 0
+    assert back['screen'] == 'play' and back['red'] == 4
+
+
+def test_a_bank_brought_back_comes_off_the_tally():
+    s, _ = play('tap OK\n' + taps('RED', 15) + 'tap OK\nstate\ntap OK\nstate\npower-cut\n'
+                'hold OK 1000\nstate\n')
+    over, setup, back = s
+    assert setup['games'] == {'red': 1, 'blue': 0} and setup['screen'] == 'setup'
+    assert back['screen'] == 'over' and back['winner'] == 'red' and back['red'] == 15
+    assert back['games'] == {'red': 0, 'blue': 0} and back['legs'] == {'red': 0, 'blue': 0}
+    assert back['message'] == 'bank undone'
+
+
+def test_the_set_aside_game_is_gone_after_the_new_games_first_entry():
+    s, _ = play('tap OK\n' + taps('RED', 15) + 'tap OK\ntap OK\ntap OK\ntap OK\n'
+                'hold OK 3200\n' + items_to('new_game') + 'tap BLUE\nhold OK 1000\n'
+                'hold OK 1000\nstate\n')
+    # banked, the next game started and a blank frame entered, then new_game: nothing to
+    # bring back but the blank-frame game
+    assert s[0]['screen'] == 'play' and s[0]['frame'] == 2 and s[0]['games']['red'] == 1
+    s, _ = play('tap OK\n' + taps('RED', 15) + 'tap OK\ntap OK\ntap OK\ntap OK\n'
+                'hold OK 1000\nstate\n')
+    assert s[0]['screen'] == 'play' and s[0]['message'] == 'undo'   # an undo, not a return
+    s, _ = play('hold OK 1000\nstate\n')
+    assert s[0]['screen'] == 'setup' and s[0]['message'] == 'no game'
+
+
+def test_doubles_applies_at_once_without_a_new_game():
+    s, sim = play('tap OK\n' + taps('RED', 3) + 'tap OK\nhold OK 3200\n' + items_to('doubles') +
+                  'tap BLUE\nstate\nhold OK 1000\nstate\n')
+    item, after = s
+    assert item['menu'] == {'item': 'doubles', 'value': True}
+    assert after['screen'] == 'play' and after['red'] == 3 and after['frame'] == 2
+    assert sim.app.ctl.game.options['doubles'] is True
+    s, _ = play('hold OK 3200\n' + items_to('doubles') + 'state\n', sim)
+    assert s[0]['menu'] == {'item': 'doubles', 'value': True}
+
+
+def test_collars_in_the_view_and_the_collar_message():
+    s, _ = play(choose_game('horsecollar') + 'state\ntap OK\ntap OK\nstate\n' + taps('BLUE', 3) +
+                'tap OK\nstate\n')
+    setup, collar, scored = s[1], s[2], s[3]
+    assert setup['collars'] == {'red': 0, 'blue': 0}
+    assert collar['collars'] == {'red': 1, 'blue': 0} and collar['message'] == 'collar'
+    assert scored['collars'] == {'red': 1, 'blue': 0} and scored['message'] is None
+    s, _ = play('state\n')
+    assert 'collars' not in s[0]                    # knock-off counts no collars
+
+
+def test_the_moved_line_is_a_message_for_two_seconds():
+    s, _ = play('tap OK\nhold OK 3200\n' + items_to('target') + taps('BLUE', 6) +
+                'hold OK 1000\nstate\nwait 1500\nstate\nwait 600\nstate\n')
+    assert s[0]['message'] == 'target 21' and s[0]['target'] == 21
+    assert s[1]['message'] == 'target 21'
+    assert s[2]['message'] is None and s[2]['target'] == 21
+
+
+def test_holding_ok_says_what_letting_go_will_do():
+    s, _ = play('tap OK\ndown OK\nwait 500\nstate\nwait 200\nstate\nwait 2000\nstate\n'
+                'wait 400\nstate\nup OK\nwait 300\nstate\n')
+    early, undo, still, menu, released = s
+    assert early['message'] is None and early['screen'] == 'play'
+    assert undo['message'] == 'undo' and still['message'] == 'undo'   # kept while held
+    assert menu['screen'] == 'menu' and menu['message'] == 'menu'
+    assert released['screen'] == 'menu'
+
+
+def test_hold_feedback_clear_with_points_pending():
+    s, _ = play('tap OK\n' + taps('RED', 2) + 'down OK\nwait 700\nstate\nup OK\nwait 300\n'
+                'state\n')
+    held, after = s
+    assert held['message'] == 'clear' and held['pending']['red'] == 2
+    assert after['pending']['red'] == 0 and after['message'] is None
+
+
+def test_the_menus_test_item_names_each_button():
+    s, _ = play('hold OK 3200\n' + items_to('test') + 'state\ntap RED\nstate\ntap OK\nstate\n'
+                'hold BLUE 2000\nstate\ntap RED_MINUS\nstate\nhold OK 1000\nstate\n',
+                board='pico_tm1637')
+    start, red, ok, blue, minus, left = s
+    assert start['menu'] == {'item': 'test', 'value': '-'}
+    assert red['menu'] == {'item': 'test', 'value': 'RED'}
+    assert ok['menu'] == {'item': 'test', 'value': 'OK'}      # OK tap does not leave the test
+    assert blue['menu'] == {'item': 'test', 'value': 'BLUE'}   # nor does a held key step
+    assert minus['menu'] == {'item': 'test', 'value': 'RED_MINUS'}
+    assert left['screen'] == 'setup' and 'menu' not in left
+
+
+def test_names_are_in_the_view():
+    (v,), _ = play('state')
+    assert v['names'] == {'red': None, 'blue': None}

@@ -183,7 +183,7 @@ class Sim:
         end = self.now + ms
         app = self.app
         while self.now < end:
-            quiet = not self.held and app.gestures.idle and app._bits == 0
+            quiet = not self.held and app.idle
             step = IDLE_STEP_MS if quiet else STEP_MS
             if self.now + step > end:
                 step = end - self.now

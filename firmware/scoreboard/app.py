@@ -5,9 +5,9 @@
 from .drivers.buttons import Buttons
 from .ui import ticks
 from .ui.controller import Controller
-from .ui.debounce import Debouncer
-from .ui.gestures import Gestures
-from .ui.keys import index
+from .ui.input import Input
+from .ui.keys import NAMES
+from .ui.state import check
 
 try:
     from micropython import heap_lock, heap_unlock
@@ -20,52 +20,66 @@ except ImportError:  # CPython: nothing to lock
 
 LOOP_MS = 5             # one scan, one update, at most one redraw
 PHASE_MS = 250          # blink and scroll step of the displays
+LAMP_MS = 1000          # the lamp test at power-up: every segment and pixel lit this long
 CRASH_WINDOW_MS = 60000
 CRASHES_FOR_SAFE = 3    # this many faults within the window: the safe screen
 RESTART_PAUSE_MS = 100  # after a fault, before the loop starts again
 
 
+def _load(store):
+    # The store falls back to the other slot when this controller cannot use the newest
+    # (store contract: load(check), check raising for an unusable state).
+    try:
+        return store.load(check)
+    except TypeError:   # a store without the check argument
+        return store.load()
+
+
 class App:
     def __init__(self, board, store, now, safe=False):
-        from machine import Pin
-        pins = []
-        for name in board.BUTTONS:
-            pins.append((index(name), Pin(board.BUTTONS[name], Pin.IN, Pin.PULL_UP)))
-        self.buttons = Buttons(pins)
-        self.debounce = Debouncer()
-        self.gestures = Gestures(self._on_event)
+        self.buttons = Buttons.from_board(board, NAMES)
         self.store = store
         self.wdt = None
         if getattr(board, 'WATCHDOG_MS', 0):
             from machine import WDT
             self.wdt = WDT(timeout=board.WATCHDOG_MS)
         if safe:
-            self.ctl = Controller(now, save=store.save, message='safe mode', sticky=True)
+            self.ctl = Controller(now, store=store, message='safe mode', sticky=True)
         else:
-            saved = store.load()
-            self.ctl = Controller(now, save=store.save, saved=saved, message=store.message)
+            saved = _load(store)
+            self.ctl = Controller(now, store=store, saved=saved, message=store.message)
+        self.input = Input(self.ctl)
+        # The first scan, at power-up: a key already down (held through the cut) is ignored
+        # until it is released.
+        self.input.scan(self.buttons.scan(), now)
         self.displays = board.displays()
-        self._now = now
-        self._bits = 0
         self._drawn = -1
         self._phase = -1
         self._level = -1
         self._on = True
+        self._lamp = self._lamp_test()
+        self._lamp_end = ticks.add(now, LAMP_MS)
         self.draw(now)
 
-    def _on_event(self, kind, key):
-        self.ctl.event(kind, key, self._now)
+    @property
+    def idle(self):
+        """True when no key is down and no gesture is in progress (nothing can happen until
+        the next press but the controller's timers)."""
+        return self.input.idle
+
+    def _lamp_test(self):
+        lit = False
+        for d in self.displays:
+            lamp = getattr(d, 'lamp', None)   # displays without one skip the test
+            if lamp is not None:
+                lamp()
+                lit = True
+        return lit
 
     def step(self, now):
         """One pass of the loop at time `now` (masked ticks). Allocates nothing unless a
         gesture changes the game or the view."""
-        self._now = now
-        bits = self.debounce.update(self.buttons.scan(), now)
-        pressed = bits & ~self._bits
-        self._bits = bits
-        self.gestures.update(bits, now)
-        if pressed and self.ctl.touch(now):
-            self.gestures.swallow()       # the press that wakes the display does nothing else
+        self.input.scan(self.buttons.scan(), now)
         self.ctl.tick(now)
         self.draw(now)
         if self.wdt is not None:
@@ -74,6 +88,11 @@ class App:
     def draw(self, now):
         # Kept tiny: MicroPython takes a function's frame from the heap when it needs more
         # than a few words, and this runs every pass.
+        if self._lamp:
+            if ticks.diff(now, self._lamp_end) < 0:
+                return              # the lamp test: the displays stay lit, the loop runs on
+            self._lamp = False
+            self._drawn = -1
         phase = now // PHASE_MS
         if self.ctl.version != self._drawn or phase != self._phase:
             self._redraw(phase)

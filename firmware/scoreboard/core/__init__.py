@@ -3,28 +3,24 @@
 #
 #   g = new_game('knockoff', target=15, hammer=BLUE)
 #   g.enter_frame(red=0, blue=5); g.undo(); g.redo(); load_game(g.to_dict())
-from .base import BLUE, FORMAT, RED, SIDES, RuleError
+from .base import BLUE, FORMAT, RED, SIDES, RuleError, other
 
 KINDS = ('knockoff', 'tapdraw', 'horsecollar', 'fourframe', 'practice', 'shovehapenny')
 
 
 def game_class(kind):
-    """The class for a kind, imported only when asked for (a small board loads one or two)."""
-    if kind == 'knockoff':
-        from .knockoff import Knockoff as cls
-    elif kind == 'tapdraw':
-        from .tapdraw import Tapdraw as cls
-    elif kind == 'horsecollar':
-        from .horsecollar import Horsecollar as cls
-    elif kind == 'fourframe':
-        from .fourframe import Fourframe as cls
-    elif kind == 'practice':
-        from .practice import Practice as cls
-    elif kind == 'shovehapenny':
-        from .shovehapenny import Shovehapenny as cls
-    else:
+    """The class for a kind, imported only when asked for (a small board loads one or two).
+    Each kind is the module of its name, which names its class GAME."""
+    if type(kind) is not str or kind not in KINDS:
         raise RuleError('unknown game %s' % (kind,))
-    return cls
+    return __import__('scoreboard.core.' + kind, None, None, ('GAME',)).GAME
+
+
+def traits(kind):
+    """What the rest of the firmware may know of a kind, read instead of comparing its name:
+    the class's TURNS, ENTRY, FRAMES, COLLARS, OPTIONS (name, default, allowed) and allowed(name)
+    (see core/base.py). RuleError for an unknown kind."""
+    return game_class(kind)
 
 
 def options(kind):
@@ -34,8 +30,6 @@ def options(kind):
 
 def new_game(kind, **opts):
     from .base import make_options
-    if type(kind) is not str:
-        raise RuleError('unknown game')
     cls = game_class(kind)
     return cls(make_options(cls, opts))
 

@@ -87,38 +87,25 @@ def check_points(v, name='points'):
     return v
 
 
-# Option checkers: each returns a function that raises RuleError or returns the value.
-
-def a_side(v):
-    if type(v) is not str:
-        raise RuleError('expected red or blue')
-    return check_side(v)
-
-
-def a_side_or_none(v):
-    return None if v is None else a_side(v)
+# Option values: each option of a kind is (name, default, allowed), where `allowed` is a tuple of
+# the choices (in the order the menu steps through them) or a list [lo, hi] of whole numbers. The
+# core checks options against it and the menu steps through it: a range lives here only.
+BOOL = (False, True)
+SIDE = (RED, BLUE)
+SIDE_OR_NONE = (None, RED, BLUE)
 
 
-def a_bool(v):
-    if type(v) is not bool:
-        raise RuleError('expected True or False')
-    return v
-
-
-def an_int(lo, hi):
-    def check(v):
-        if type(v) is not int or v < lo or v > hi:
-            raise RuleError('expected a whole number %d..%d' % (lo, hi))
+def check_option(allowed, v):
+    """v if `allowed` (a choices tuple or a [lo, hi] list) takes it, else RuleError."""
+    if type(allowed) is list:
+        if type(v) is not int or v < allowed[0] or v > allowed[1]:
+            raise RuleError('expected a whole number %d..%d' % (allowed[0], allowed[1]))
         return v
-    return check
-
-
-def one_of(*choices):
-    def check(v):
-        if v not in choices or type(v) is not type(choices[0]):
-            raise RuleError('expected one of ' + ', '.join([str(c) for c in choices]))
-        return v
-    return check
+    for c in allowed:
+        # type() as well as ==: True == 1 and 0 == False, but neither is the other's option
+        if type(c) is type(v) and c == v:
+            return v
+    raise RuleError('expected one of ' + ', '.join([str(c) for c in allowed]))
 
 
 def totals_bitmask(values, count, capped=0, cap=0, need=0):
@@ -181,9 +168,14 @@ def ended_in_pairs(done, length):
 
 class Game:
     KIND = ''
-    # (name, default, checker) for every option this kind accepts.
+    # The traits other parts read instead of comparing a game's name (scoreboard.core.traits):
+    TURNS = False      # True: the sides take turns (g.turn); False: frames with a hammer
+    ENTRY = 'frame'    # how points go in: 'frame' (both sides), 'turn' (the side whose turn it
+    #                    is, a whole turn), 'shot' (one weight) or 'bed' (a coin in a bed)
+    FRAMES: object = None  # the fixed frame count of the default game, or None (a target)
+    COLLARS = False    # the game counts scoreless turns (g.collars)
+    # (name, default, allowed) for every option this kind accepts (see check_option).
     OPTIONS: tuple = ()
-    TARGET_MAX = 0  # 0: this kind has no target line
 
     def __init__(self, opts):
         self.options = opts
@@ -218,11 +210,20 @@ class Game:
     def end_turn(self):
         raise RuleError('%s has no turns to end' % self.KIND)
 
+    @classmethod
+    def allowed(cls, name):
+        """The values option `name` takes (a choices tuple or a [lo, hi] list), or None."""
+        for n, _, a in cls.OPTIONS:
+            if n == name:
+                return a
+        return None
+
     def set_target(self, target):
-        if not self.TARGET_MAX:
+        a = self.allowed('target')
+        if a is None:
             raise RuleError('%s has no target line' % self.KIND)
-        if type(target) is not int or target < 1 or target > self.TARGET_MAX:
-            raise RuleError('target must be 1..%d' % self.TARGET_MAX)
+        if type(target) is not int or target < a[0] or target > a[1]:
+            raise RuleError('target must be %d..%d' % (a[0], a[1]))
         if target != self.target:
             self._enter(encode(TARGET, target))
 
@@ -230,9 +231,10 @@ class Game:
         op = code & 7
         # Moving the line is the one entry allowed after the game is over: raising it above
         # the winner's total puts the game back in play.
-        if op == TARGET and self.TARGET_MAX:
+        if op == TARGET and self.target is not None:
             a = (code >> 3) & ARG_MAX
-            if a < 1 or a > self.TARGET_MAX:
+            r = self.allowed('target')
+            if a < r[0] or a > r[1]:
                 raise RuleError('bad target entry')
             self.target = a
         elif self.winner is not None:
@@ -271,18 +273,6 @@ class Game:
         self._redo.pop()
         self._log.append(e)
         return True
-
-    @property
-    def can_undo(self):
-        return len(self._log) > 0
-
-    @property
-    def can_redo(self):
-        return len(self._redo) > 0
-
-    @property
-    def entries(self):
-        return len(self._log)
 
     # --- state ------------------------------------------------------------------------------
 
@@ -343,10 +333,10 @@ class Game:
 
 def make_options(cls, given):
     opts = {}
-    for name, default, check in cls.OPTIONS:
+    for name, default, allowed in cls.OPTIONS:
         if name in given:
             try:
-                opts[name] = check(given[name])
+                opts[name] = check_option(allowed, given[name])
             except RuleError as e:   # say which option: 'corner: expected one of 26, 13'
                 raise RuleError('%s: %s' % (name, e.args[0]))
         else:

@@ -4,8 +4,8 @@
 # corner hanger. The game is decided only when the second side's turn completes the round: the
 # highest total at or past the line wins; equal, another full round. Scoreless turns are
 # "collars".
-from .base import (BLUE, FRAME, RED, Game, RuleError, a_side, an_int, check_points, check_side,
-                   encode, one_of, other, possible, totals_bitmask, winner_at_line)
+from .base import (BLUE, FRAME, RED, SIDE, Game, RuleError, check_points, check_side, encode,
+                   other, possible, totals_bitmask, winner_at_line)
 
 WEIGHTS = 8      # every turn shoots all eight weights
 CORNERS = 2      # a table has two far corners, so at most two corner hangers
@@ -18,12 +18,14 @@ def turn_totals(hanger, corner):
 
 class Horsecollar(Game):
     KIND = 'horsecollar'
-    TARGET_MAX = 999
+    TURNS = True
+    ENTRY = 'turn'     # the points of a whole turn, for the side whose turn it is
+    COLLARS = True
     OPTIONS: tuple = (
-        ('target', 51, an_int(1, 999)),
-        ('first', RED, a_side),
-        ('hanger', 13, an_int(3, 99)),
-        ('corner', 26, one_of(26, 13)),   # seed 004: some rooms count a corner as an end hanger
+        ('target', 51, [1, 999]),
+        ('first', RED, SIDE),
+        ('hanger', 13, [3, 99]),
+        ('corner', 26, (26, 13)),   # seed 004: some rooms count a corner as an end hanger
     )
 
     def __init__(self, opts):
@@ -76,3 +78,6 @@ class Horsecollar(Game):
         if self._turns % 2:
             return None  # the round is not complete until the second side has shot
         return winner_at_line(self._pts[RED], self._pts[BLUE], self.target)
+
+
+GAME = Horsecollar

@@ -2,9 +2,8 @@
 # the side with the furthest weight scores the frame (1, 2, 3 by zone, the hanger 4). The side
 # that scored opens the next frame, so the other side has the hammer; a blank frame switches the
 # hammer (or keeps it, by option). First side at or past the line after a complete frame wins.
-from .base import (BLUE, FRAME, RED, Game, RuleError, a_bool, a_side, a_side_or_none, an_int,
-                   check_points, encode, one_of, other, possible, totals_bitmask,
-                   winner_at_line)
+from .base import (BLUE, BOOL, FRAME, RED, SIDE, SIDE_OR_NONE, Game, RuleError, check_points,
+                   encode, other, possible, totals_bitmask, winner_at_line)
 
 WEIGHTS = 4  # a side's weights in one frame
 
@@ -29,16 +28,14 @@ def most(mask):
 
 class Knockoff(Game):
     KIND = 'knockoff'
-    TARGET_MAX = 99
     OPTIONS: tuple = (
-        ('target', 15, an_int(1, 99)),
-        ('hammer', BLUE, a_side),
-        ('doubles', False, a_bool),
-        ('blank', 'switch', one_of('switch', 'keep')),
-        ('hanger', 4, an_int(1, 99)),
-        ('handicap', None, a_side_or_none),
+        ('target', 15, [1, 99]),
+        ('hammer', BLUE, SIDE),
+        ('doubles', False, BOOL),
+        ('blank', 'switch', ('switch', 'keep')),
+        ('hanger', 4, [1, 99]),
+        ('handicap', None, SIDE_OR_NONE),
     )
-    ONE_SIDE_SCORES = True
 
     def __init__(self, opts):
         hanger = opts['hanger']
@@ -47,7 +44,7 @@ class Knockoff(Game):
         Game.__init__(self, opts)
 
     def _one_side_scores(self):
-        return self.ONE_SIDE_SCORES
+        return True   # knock-off: only the side with the furthest weight scores
 
     def _reset(self):
         self._pts = {RED: 0, BLUE: 0}
@@ -94,3 +91,6 @@ class Knockoff(Game):
 
     def _decide(self):
         return winner_at_line(self._pts[RED], self._pts[BLUE], self.target)
+
+
+GAME = Knockoff

@@ -2,8 +2,8 @@
 # its ordinary 0..4 when it stops, then removed. Each side shoots four a frame, alternating one at
 # a time, and the side shooting first changes every frame (one frame from each end). Every shot
 # adds; the higher total after two frames wins; tied, two more frames, repeated while tied.
-from .base import (BLUE, RED, SHOT, Game, RuleError, a_bool, a_side, an_int, check_points,
-                   encode, ended_in_pairs, higher, other)
+from .base import (BLUE, BOOL, RED, SHOT, SIDE, Game, RuleError, check_points, encode,
+                   ended_in_pairs, higher, other)
 
 SHOTS = 4          # each side's shots in one frame
 MOST = 4           # a hanger, the most one weight scores
@@ -11,10 +11,13 @@ MOST = 4           # a hanger, the most one weight scores
 
 class Practice(Game):
     KIND = 'practice'
+    TURNS = True
+    ENTRY = 'shot'     # one weight at a time, for the side whose turn it is
+    FRAMES = 2
     OPTIONS: tuple = (
-        ('first', RED, a_side),
-        ('frames', 2, an_int(1, 99)),
-        ('doubles', False, a_bool),
+        ('first', RED, SIDE),
+        ('frames', FRAMES, [1, 99]),
+        ('doubles', False, BOOL),
     )
 
     def _reset(self):
@@ -53,3 +56,6 @@ class Practice(Game):
         if ended_in_pairs(self._shots // per_frame, self.options['frames']):
             return higher(self._pts[RED], self._pts[BLUE])
         return None
+
+
+GAME = Practice

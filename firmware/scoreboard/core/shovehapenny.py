@@ -3,7 +3,7 @@
 # opponent's bed instead if the opponent still needs it (the gift rule; off in the no-gift
 # variant), else nobody. With last_mark 'earned' a gift that would complete the opponent's final
 # mark scores nobody. Five coins a turn. The game ends the moment a side has three in every bed.
-from .base import END, MARK, RED, Game, RuleError, a_bool, a_side, encode, one_of, other
+from .base import END, MARK, RED, SIDE, Game, RuleError, encode, other
 
 FULL = 3           # marks that fill a bed
 COINS = 5          # coins a player shoves in one turn
@@ -11,11 +11,13 @@ COINS = 5          # coins a player shoves in one turn
 
 class Shovehapenny(Game):
     KIND = 'shovehapenny'
+    TURNS = True
+    ENTRY = 'bed'      # a coin in a bed, for the side whose turn it is; the turn is ended
     OPTIONS: tuple = (
-        ('beds', 9, one_of(9, 5)),
-        ('first', RED, a_side),
-        ('gift', True, a_bool),
-        ('last_mark', 'any', one_of('any', 'earned')),
+        ('beds', 9, (9, 5)),
+        ('first', RED, SIDE),
+        ('gift', True, (True, False)),
+        ('last_mark', 'any', ('any', 'earned')),
     )
 
     def _reset(self):
@@ -99,3 +101,6 @@ class Shovehapenny(Game):
             if self.needed(side) == 0:
                 return side
         return None
+
+
+GAME = Shovehapenny

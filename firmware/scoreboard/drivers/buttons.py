@@ -1,7 +1,9 @@
 """Buttons on GPIO pins, active low with pull-ups: one scan reads them all into a bitmap.
 
-The board builds the pins (`Pin(n, Pin.IN, Pin.PULL_UP)`) and passes them in with their key
-index, so this module never imports `machine` and runs on the virtual board unchanged.
+`Buttons.from_board(board, names)` builds the pins a board file names in `BUTTONS`
+({'RED': 14, ...}) as `Pin(n, Pin.IN, Pin.PULL_UP)`; bit k of a scan is the key names[k]. The
+constructor takes pins already built (a test's stand-ins), and the module imports `machine`
+only in from_board, so it runs on the virtual board and the host unchanged.
 """
 
 
@@ -20,6 +22,18 @@ class Buttons:
         self._bits = tuple(bs)
         self._n = len(ps)
         self.mask = m  # every key this board has
+
+    @classmethod
+    def from_board(cls, board, names):
+        """The buttons of `board.BUTTONS`; `names` orders the keys (bit k is names[k]). A
+        button the board names that is not in `names` raises ValueError."""
+        from machine import Pin
+        pins = []
+        for name in board.BUTTONS:
+            if name not in names:
+                raise ValueError('unknown button %s' % (name,))
+            pins.append((names.index(name), Pin(board.BUTTONS[name], Pin.IN, Pin.PULL_UP)))
+        return cls(pins)
 
     def scan(self):
         """The bitmap of keys pressed right now (raw, not debounced). Allocates nothing."""

@@ -1,57 +1,80 @@
 # The screens of the scoreboard (DESIGN section 4): setup, play, game over, menu and sleep. It
-# turns gestures into core entries, keeps the tally of games and legs, owns the settings and
-# builds the view model the displays draw. It saves through one callable, before the view that
-# confirms a change exists, and never touches hardware, files or the clock itself: time arrives as
-# `now` (masked ticks, compared only with ticks.diff).
-from ..core import BLUE, RED, RuleError, load_game, new_game, options
-from . import menu as menus
+# turns gestures (from ui/input.py, or press() from a second input) and actions (act(), the
+# phone's direct entries) into core entries, keeps the tally of games and legs, the set-aside
+# game and the settings, and saves through the store before the view that confirms a change
+# exists. It never touches hardware, files or the clock itself: time arrives as `now` (masked
+# ticks, compared only with ticks.diff). What a game is comes from its traits (core.traits),
+# never from its name; the view model is built by ui/view.py, the saved state by ui/state.py.
+from ..core import BLUE, KINDS, RED, RuleError, new_game, other, traits
+from . import state as states
 from .gestures import CHORD, HOLD, LONG, REPEAT, TAP
+from .input import HELD, PRESS
 from .keys import BLUE_MINUS, OK, RED_MINUS
 from .keys import BLUE as K_BLUE
+from .keys import NAMES as KEY_NAMES
 from .keys import RED as K_RED
 from .match import Match
 from .ticks import diff
 
-STATE_VERSION = 1
-TURN_GAMES = ('horsecollar', 'practice', 'shovehapenny')
 SIDE_FOR_KEY = {K_RED: RED, K_BLUE: BLUE, RED_MINUS: RED, BLUE_MINUS: BLUE}
+CHOICE_OPTIONS = ('hammer', 'first')   # chosen on the setup screen, not in the settings
 
 
-def other(side):
-    return BLUE if side == RED else RED
+def _zero():
+    return {RED: 0, BLUE: 0}
+
+
+def _entries(g):
+    return len(g.to_dict(compact=True)['log'])   # the compact form shares the log: no copy
 
 
 class Controller:
     MESSAGE_MS = 2000            # a message stays this long, or until the next press
     DIM_MS = 10 * 60 * 1000      # idle this long: dim
     SLEEP_MS = 60 * 60 * 1000    # idle this long: display off
-    DEFAULT_BRIGHTNESS = 6
+    RETRY_MS = 10000             # unsaved: the save is tried again, and said again, this often
+    PIN_MS = 60000               # a pairing PIN is shown at most this long
+    REST_MS = 250                # the shove ha'penny cursor is saved once it rests this long
+    DEFAULT_BRIGHTNESS = states.DEFAULT_BRIGHTNESS
 
-    def __init__(self, now, save=None, saved=None, message=None, sticky=False):
-        self._save = save
+    def __init__(self, now, store=None, saved=None, message=None, sticky=False):
+        self._store = store
+        self.on_bank = None         # called as on_bank(game, names) after a bank is saved
         self._sticky = sticky       # the message stays until a press (the safe screen)
         self.version = 0
         self._view = None
-        self.settings = {'game': 'knockoff', 'brightness': self.DEFAULT_BRIGHTNESS, 'opts': {}}
+        self.settings = {'game': KINDS[0], 'brightness': self.DEFAULT_BRIGHTNESS, 'opts': {}}
         self.match = Match(1)
         self.game = None
         self.screen = 'setup'
         self.choice = None          # setup: who has the hammer (turn games: shoots first)
         self.opener = None          # who opened the last game started: the starter alternates
-        self.pending = {RED: 0, BLUE: 0}
+        self.pending = _zero()
         self.cursor = 1             # shove ha'penny: a bed number or 'end'
         self.menu = None
+        self.names = {RED: None, BLUE: None}
+        self.aside = None           # the game a menu change, new_game or a bank set aside
+        self.pin = None
+        self._pin_at = now
         self.message = None
         self._msg_at = now
+        self._feedback = False      # the message says what letting go of OK will do
+        self.unsaved = None         # why the last save failed, until a save succeeds
+        self._unsaid = False
+        self._retry_at = now
+        self._rest_at = None        # the cursor moved then: saved once it has rested
         self._last = now            # last press, for dimming and sleep
         self.dimmed = False
         self.asleep = False
         if saved is not None:
             try:
-                self._restore(saved)
+                st = states.parse(saved)
             except Exception:       # a state we cannot read is never a crash loop
-                self.__init__(now, save, None, 'state lost')
-                return
+                st = None
+                message = 'state lost'
+            if st is not None:
+                for name in st:
+                    setattr(self, name, st[name])
         if self.choice is None:
             self.choice = self._default_choice()
         if message:
@@ -63,12 +86,13 @@ class Controller:
     def kind(self):
         return self.settings['game']
 
-    def _opts(self, kind):
-        """The menu-managed options of `kind`: what the players set, else the core's default."""
+    def opts(self, kind):
+        """The options a new game of `kind` gets: what the players set, else the core's
+        default (the setup choice, hammer or first, comes from the setup screen)."""
         mine = self.settings['opts'].get(kind, {})
         out = {}
-        for name, default in options(kind):
-            if name in menus.GAME_ITEMS:
+        for name, default, _ in traits(kind).OPTIONS:
+            if name not in CHOICE_OPTIONS:
                 out[name] = mine.get(name, default)
         return out
 
@@ -76,7 +100,7 @@ class Controller:
         # Frame games choose the hammer; turn games choose who shoots first. The side that
         # opened the last game does not open this one.
         opener = other(self.opener) if self.opener else RED
-        return opener if self.kind in TURN_GAMES else other(opener)
+        return opener if traits(self.kind).TURNS else other(opener)
 
     @property
     def brightness(self):
@@ -86,8 +110,7 @@ class Controller:
     # --- time -------------------------------------------------------------------------------
 
     def touch(self, now):
-        """A key went down. Returns True when the press only wakes the display (the caller
-        then swallows it)."""
+        """A key went down (or a remote acted). Returns True when it only woke the display."""
         self._last = now
         if self.asleep:
             self.asleep = False
@@ -100,11 +123,19 @@ class Controller:
         return False
 
     def tick(self, now):
-        """Timers: messages expire, the display dims and sleeps. Allocates nothing unless
-        something changes."""
-        if (self.message is not None and not self._sticky
+        """Timers: messages expire, an unsaved state is tried again, the display dims and
+        sleeps. Allocates nothing unless something changes."""
+        if (self.message is not None and not self._sticky and not self._feedback
                 and diff(now, self._msg_at) >= self.MESSAGE_MS):
             self.message = None
+            self._changed()
+        if self.unsaved is not None and diff(now, self._retry_at) >= self.RETRY_MS:
+            self._retry(now)
+        if self._rest_at is not None and diff(now, self._rest_at) >= self.REST_MS:
+            self._persist(now)
+            self._done(now)
+        if self.pin is not None and diff(now, self._pin_at) >= self.PIN_MS:
+            self.pin = None
             self._changed()
         if not self.asleep:
             idle = diff(now, self._last)
@@ -118,26 +149,67 @@ class Controller:
     # --- gestures ---------------------------------------------------------------------------
 
     def event(self, kind, key, now):
+        """One input event (ui/input.py). For PRESS, returns True when the press only woke
+        the display: the input layer then ignores the keys down."""
+        if kind == PRESS:
+            return self._pressed(key, now)
         if self.asleep:
-            return
+            return False
+        if kind == HELD:
+            self._held(key, now)
+            return False
         if self.message is not None:
             self.message = None
             self._sticky = False
+        self._feedback = False
         self._last = now
         screen = self.screen
         if self.menu is not None:
-            self._menu_event(kind, key, now)
+            from .menu import menu_event
+            menu_event(self, kind, key, now)
         elif screen == 'play':
             self._play_event(kind, key, now)
         elif screen == 'over':
             self._over_event(kind, key, now)
         else:
             self._setup_event(kind, key, now)
+        self._done(now)
+        return False
+
+    def _pressed(self, key, now):
+        if self.touch(now):
+            return True
+        m = self.menu
+        if m is not None and m['items'][m['i']] == 'test':
+            m['values']['test'] = KEY_NAMES[key]    # the wiring check: the key's name
+            self._changed()
+        return False
+
+    def _held(self, key, now):
+        # OK held past a tap: say what letting go will do (HOLD then says 'menu').
+        if key != OK or self.menu is not None:
+            return
+        if self.screen == 'play':
+            text = 'clear' if self.pending[RED] or self.pending[BLUE] else 'undo'
+        elif self.screen == 'over':
+            text = 'undo'
+        elif self.aside is not None:
+            text = 'back'
+        else:
+            return
+        self._say(text, now)
+        self._feedback = True
+
+    def _done(self, now):
+        if self._unsaid:
+            self._unsaid = False
+            self._say('not saved ' + self.unsaved, now)
         self._changed()
 
     def _say(self, text, now):
         self.message = text
         self._msg_at = now
+        self._feedback = False
         self._changed()
 
     def _play_event(self, kind, key, now):
@@ -147,26 +219,28 @@ class Controller:
                 self._commit(now)
             elif kind == LONG:
                 if self.pending[RED] or self.pending[BLUE]:
-                    self.pending = {RED: 0, BLUE: 0}
+                    self.pending = _zero()
                 else:
                     self._undo(now)
             elif kind == HOLD:
-                self._open_menu()
+                self._open_menu(now)
             return
         if kind == CHORD:
             self._redo(now)
             return
         if kind != TAP and kind != REPEAT:
             return
-        if g.KIND == 'shovehapenny':
+        if g.ENTRY == 'bed':
             if key == K_RED or key == K_BLUE:
+                # The cursor is part of the screen a cut must keep, but not an entry: it is
+                # saved when it rests, so a held (or stuck) key does not write every 150 ms.
                 self._move_cursor(1 if key == K_BLUE else -1)
-                self._persist()         # the cursor is part of the screen a cut must keep
+                self._rest_at = now
             return
         side = SIDE_FOR_KEY.get(key)
         if side is None:
             return
-        if g.KIND in TURN_GAMES:
+        if g.TURNS:
             side = g.turn       # either button counts for the side whose turn it is
         if key == RED_MINUS or key == BLUE_MINUS:
             if self.pending[side]:
@@ -183,37 +257,52 @@ class Controller:
     def _commit(self, now):
         g = self.game
         try:
-            if g.KIND == 'shovehapenny':
+            if g.ENTRY == 'bed':
                 if self.cursor == 'end':
                     g.end_turn()
                     self.cursor = 1
                 else:
-                    got = g.mark(self.cursor)
-                    if got is None:
-                        self._say('no mark', now)
-                    elif got != g.turn:
-                        self._say('gift ' + got, now)
-            elif g.KIND == 'practice':
-                g.enter_shot(self.pending[g.turn])
-            elif g.KIND == 'horsecollar':
-                side = g.turn
-                g.enter_frame(**{side: self.pending[side]})
+                    self._mark(self.cursor, now)
             else:
-                g.enter_frame(red=self.pending[RED], blue=self.pending[BLUE])
+                self._enter(self.pending, now)
         except RuleError as e:
             self._say(str(e), now)      # the pending points stay for a correction
             return
-        self.pending = {RED: 0, BLUE: 0}
-        self._after_entry()
+        self.pending = _zero()
+        self._after_entry(now)
 
-    def _after_entry(self):
+    def _enter(self, points, now):
+        """Points of a frame (`points` {red, blue}), a turn or a shot (the turn side's)."""
+        g = self.game
+        if g.ENTRY == 'frame':
+            g.enter_frame(red=points[RED], blue=points[BLUE])
+            return
+        side = g.turn
+        before = g.collars(side) if g.COLLARS else 0
+        if g.ENTRY == 'shot':
+            g.enter_shot(points[side])
+        else:
+            g.enter_frame(**{side: points[side]})
+        if g.COLLARS and g.collars(side) > before:
+            self._say('collar', now)
+
+    def _mark(self, bed, now):
+        g = self.game
+        got = g.mark(bed)
+        if got is None:
+            self._say('no mark', now)
+        elif got != g.turn:
+            self._say('gift ' + got, now)
+
+    def _after_entry(self, now):
         self.screen = 'over' if self.game.over else 'play'
-        self._persist()
+        self.aside = None           # the new game has an entry: the old one is gone for good
+        self._persist(now)
 
     def _undo(self, now):
         if self.game.undo():
             self._say('undo', now)
-            self._after_entry()
+            self._after_entry(now)
         else:
             self._say('no undo', now)
 
@@ -225,7 +314,7 @@ class Controller:
             return
         if self.game.redo():
             self._say('redo', now)
-            self._after_entry()
+            self._after_entry(now)
         else:
             self._say('no redo', now)
 
@@ -233,37 +322,91 @@ class Controller:
         if key != OK:
             return
         if kind == TAP:
-            won = self.match.bank(self.game.winner)
-            self.game = None
-            self.cursor = 1
-            self.screen = 'setup'
-            self.choice = self._default_choice()
-            self._persist()
-            if won is not None and self.match.best_of > 1:
-                self._say(won + ' match', now)
+            self._bank(now)
         elif kind == LONG:
             self._undo(now)
         elif kind == HOLD:
-            self._open_menu()
+            self._open_menu(now)
+
+    def _bank(self, now):
+        g = self.game
+        before = self.match.to_dict()
+        won = self.match.bank(g.winner)
+        self._set_aside(g, before)
+        self._to_setup()
+        self._persist(now)
+        if won is not None and self.match.best_of > 1:
+            self._say(won + ' match', now)
+        hook = self.on_bank
+        if hook is not None:
+            try:
+                hook(g, {RED: self.names[RED], BLUE: self.names[BLUE]})
+            except Exception:       # the venue's record is not worth the scoring loop
+                pass
+
+    def _set_aside(self, g, match=None):
+        # A game that a bank, a menu change or new_game replaces: OK long on the setup that
+        # follows brings it back. A game without an entry keeps the one already set aside.
+        if match is None and _entries(g) == 0:
+            return
+        self.aside = {'game': g, 'match': match, 'opener': self.opener, 'choice': self.choice,
+                      'cursor': self.cursor, 'names': dict(self.names)}
+
+    def _to_setup(self):
+        self.game = None
+        self.cursor = 1
+        self.screen = 'setup'
+        self.pending = _zero()
+        self.choice = self._default_choice()
+
+    def _bring_back(self, now):
+        a = self.aside
+        if a is None:
+            self._say('no game', now)
+            return
+        g = a['game']
+        self.aside = None
+        self.game = g
+        text = 'game back'
+        if a['match'] is not None:
+            self.match = Match.from_dict(a['match'])    # the bank taken off the tally
+            text = 'bank undone'
+        self.opener = a['opener']
+        self.choice = a['choice'] or self.choice
+        self.cursor = a['cursor']
+        self.names = a['names']
+        kind = g.KIND
+        self.settings['game'] = kind
+        mine = {}
+        for name in g.options:
+            if name not in CHOICE_OPTIONS:
+                mine[name] = g.options[name]
+        self.settings['opts'][kind] = mine
+        self.pending = _zero()
+        self.screen = 'over' if g.over else 'play'
+        self._persist(now)
+        self._say(text, now)
 
     def _setup_event(self, kind, key, now):
         if key == OK:
             if kind == TAP:
-                self._start()
+                self._start(now)
+            elif kind == LONG:
+                self._bring_back(now)
             elif kind == HOLD:
-                self._open_menu()
+                self._open_menu(now)
             return
         if kind == TAP or kind == REPEAT:
             side = SIDE_FOR_KEY.get(key)
             if side is not None and side != self.choice:
                 self.choice = side
-                self._persist()
+                self._persist(now)
 
-    def _start(self):
+    def _start(self, now=None):
         kind = self.kind
-        opts = self._opts(kind)
+        opts = self.opts(kind)
         who = self.choice
-        if kind in TURN_GAMES:
+        if traits(kind).TURNS:
             opts['first'] = who
             self.opener = who
         else:
@@ -271,88 +414,46 @@ class Controller:
             self.opener = other(who)
         self.game = new_game(kind, **opts)
         self.match.next_game()
-        self.pending = {RED: 0, BLUE: 0}
+        self.pending = _zero()
         self.cursor = 1
         self.screen = 'play'
-        self._persist()
+        self._persist(now)
 
-    # --- menu -------------------------------------------------------------------------------
+    # --- menu (ui/menu.py) --------------------------------------------------------------------
 
-    def _open_menu(self):
-        kind = self.kind
-        values = self._opts(kind)
-        values['game'] = kind
-        values['best_of'] = self.match.best_of
-        values['brightness'] = self.settings['brightness']
-        values['reset_games'] = 'no'
-        if self.game is not None and self.game.target is not None:
-            values['target'] = self.game.target
-        self.menu = {'items': menus.items_for(kind), 'i': 0, 'values': values}
+    def _open_menu(self, now):
+        from .menu import open_menu     # the menu's code is loaded when it is first opened
+        open_menu(self, now)
 
-    def _menu_event(self, kind, key, now):
-        m = self.menu
-        item = m['items'][m['i']]
-        if key == OK:
-            if kind == TAP:
-                m['i'] = (m['i'] + 1) % len(m['items'])
-            elif kind == LONG:
-                self._leave_menu(now)
-            return
-        if kind != TAP and kind != REPEAT:
-            return
-        delta = 1 if key == K_BLUE else -1
-        vals = m['values']
-        new = menus.step(item, vals[item], delta, vals['game'])
-        vals[item] = new
-        if item == 'game':
-            # Each game remembers its own options; show the chosen game's items and values.
-            keep = {}
-            for name in ('best_of', 'brightness', 'reset_games'):
-                keep[name] = vals[name]
-            vals = self._opts(new)
-            vals.update(keep)
-            vals['game'] = new
-            m['values'] = vals
-            m['items'] = menus.items_for(new)
-        elif item == 'brightness':
-            # Brightness applies at once, so it is saved at once: what the display shows
-            # survives a power cut (the menu's other changes apply when it is left).
-            self.settings['brightness'] = new
-            self._persist()
-
-    def _leave_menu(self, now):
-        vals = self.menu['values']
-        self.menu = None
-        kind = vals['game']
-        before = self._opts(kind)
-        rules = {}
-        for name in before:
-            rules[name] = vals[name]
-        self.settings['brightness'] = vals['brightness']
-        restart = kind != self.kind
-        for name in rules:
-            if name != 'target' and rules[name] != before[name]:
-                restart = True
+    def _move_line(self, target, now):
         g = self.game
-        if not restart and g is not None and 'target' in rules and rules['target'] != g.target:
-            # Moving the line is an entry of the game: undoable, and it may end or reopen it.
-            g.set_target(rules['target'])
-            self.screen = 'over' if g.over else 'play'
-        self.settings['game'] = kind
-        self.settings['opts'][kind] = rules
-        if vals['best_of'] != self.match.best_of:
-            self.match.best_of = vals['best_of']
-            self.match.legs = {RED: 0, BLUE: 0}
-            self.match.decided = None
-        if vals['reset_games'] == 'yes':
-            self.match.reset()
-        if restart:
-            self.game = None
-            self.cursor = 1
-            self.screen = 'setup'
-            self.pending = {RED: 0, BLUE: 0}
-            self.choice = self._default_choice()
-        self._persist()
+        g.set_target(target)
+        self.screen = 'over' if g.over else 'play'
+        self.aside = None
+        self._say('target %d' % target, now)
+
+    # --- a second input: the phone, a remote (ui/actions.py, loaded when first used) ------
+
+    def press(self, button, gesture, now):
+        """Exactly what that gesture on the board's buttons does (ui/actions.py)."""
+        from .actions import press
+        press(self, button, gesture, now)
+
+    def act(self, action, now):
+        """One action of DESIGN section 10's POST /api/action (ui/actions.py): RuleError or
+        ValueError with a reason and nothing changed, or None when done and saved."""
+        from .actions import act
+        act(self, action, now)
+
+    def show_pin(self, pin, now):
+        """The pairing PIN for the view (key `pin`) for at most PIN_MS, or None to hide it."""
+        if pin is not None and (type(pin) is not str or not 0 < len(pin) <= 8
+                                or not pin.isdigit()):
+            raise ValueError('a PIN is digits')
+        if pin != self.pin:
+            self.pin = pin
+            self._pin_at = now
+            self._changed()
 
     # --- view ---------------------------------------------------------------------------------
 
@@ -363,93 +464,45 @@ class Controller:
     @property
     def view(self):
         if self._view is None:
-            self._view = self._build_view()
+            from .view import build
+            self._view = build(self)
         return self._view
-
-    def _build_view(self):
-        g = self.game
-        kind = self.kind
-        turn_game = kind in TURN_GAMES
-        if g is not None:
-            red, blue = g.points(RED), g.points(BLUE)
-            hammer, turn, frame, end = g.hammer, g.turn, g.frame, g.end
-            target, winner = g.target, g.winner
-        else:
-            red = blue = 0
-            hammer = None if turn_game else self.choice
-            turn = self.choice if turn_game else None
-            frame, end, winner = 1, 1, None
-            target = self._opts(kind).get('target')
-        screen = self.screen
-        if self.asleep:
-            screen = 'sleep'
-        elif self.menu is not None:
-            screen = 'menu'
-        v = {
-            'screen': screen, 'game': kind, 'red': red, 'blue': blue,
-            'pending': {RED: self.pending[RED], BLUE: self.pending[BLUE]},
-            'hammer': hammer, 'turn': turn, 'frame': frame, 'end': end, 'target': target,
-            'winner': winner, 'games': dict(self.match.games), 'legs': dict(self.match.legs),
-            'message': self.message,
-        }
-        if kind == 'shovehapenny':
-            if g is not None:
-                v['beds'] = {RED: g.beds(RED), BLUE: g.beds(BLUE)}
-            else:
-                n = self._opts(kind)['beds']
-                v['beds'] = {RED: [0] * n, BLUE: [0] * n}
-            v['cursor'] = self.cursor
-        if self.menu is not None:
-            m = self.menu
-            item = m['items'][m['i']]
-            v['menu'] = {'item': item, 'value': m['values'][item]}
-        return v
 
     # --- saving -------------------------------------------------------------------------------
 
     def state(self):
-        """Everything a power cut must not lose, JSON-safe."""
-        return {
-            'v': STATE_VERSION,
-            'settings': self.settings,
-            'match': self.match.to_dict(),
-            'screen': self.screen,
-            'choice': self.choice,
-            'opener': self.opener,
-            'cursor': self.cursor,
-            'game': self.game.to_dict(compact=True) if self.game is not None else None,
-        }
+        """Everything a power cut must not lose, JSON-safe (ui/state.py)."""
+        return states.dump(self)
 
-    def _persist(self):
-        if self._save is not None:
-            self._save(self.state())
+    def _persist(self, now=None):
         self._changed()
+        self._rest_at = None        # whatever was waiting is in this save
+        if self._store is None:
+            return
+        if self._write():
+            return
+        self._unsaid = True         # said when the event is done, over any other message
+        if now is not None:
+            self._retry_at = now
 
-    def _restore(self, d):
-        if d.get('v') != STATE_VERSION:
-            raise ValueError('state version')
-        s = d['settings']
-        kind = s['game']
-        options(kind)                       # an unknown game raises here
-        bright = s.get('brightness')
-        if type(bright) is not int or not 1 <= bright <= menus.BRIGHTNESS_MAX:
-            bright = self.DEFAULT_BRIGHTNESS
-        opts = s.get('opts') or {}
-        self.settings = {'game': kind, 'brightness': bright, 'opts': {}}
-        for k in opts:
-            new_game(k, **opts[k])          # options the core refuses are not kept
-            self.settings['opts'][k] = dict(opts[k])
-        self.match = Match.from_dict(d.get('match') or {})
-        for name in ('choice', 'opener'):
-            side = d.get(name)
-            setattr(self, name, side if side in (RED, BLUE) else None)
-        if d.get('game') is not None:
-            self.game = load_game(d['game'])
-            self.settings['game'] = self.game.KIND
-            self.screen = 'over' if self.game.over else 'play'
-            cur = d.get('cursor')
-            if self.game.KIND == 'shovehapenny' and (
-                    cur == 'end' or type(cur) is int and 1 <= cur <= self.game.options['beds']):
-                self.cursor = cur
-        else:
-            self.screen = 'setup'
+    def _write(self):
+        st = self._store
+        try:
+            ok = st.save(self.state())
+        except Exception:
+            ok = False
+        if ok:
+            if self.unsaved is not None:
+                self.unsaved = None
+                if self.message is not None and self.message.startswith('not saved'):
+                    self.message = None
+                self._changed()
+            return True
+        self.unsaved = getattr(st, 'problem', None) or 'flash error'
+        return False
+
+    def _retry(self, now):
+        self._retry_at = now
+        if not self._write():
+            self._say('not saved ' + self.unsaved, now)
+

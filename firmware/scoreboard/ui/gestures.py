@@ -1,7 +1,8 @@
 """Gestures from debounced key bitmaps: tap, long, hold, auto-repeat and the RED+BLUE chord.
 
 A pure state machine on a tick clock (DESIGN section 4). `update(bits, now_ms)` runs every
-scan, edges or not, and calls `on_event(kind, key)` for each gesture; it reads nothing but its
+scan, edges or not, and calls `on_event(kind, key)` for each gesture (ui/input.py, a subclass,
+calls its target with the time as well); it reads nothing but its
 arguments and builds nothing: per-key state lives in arrays made in the constructor.
 
 OK (any key not in REPEAT_KEYS):  released before LONG_MS -> TAP; released later -> LONG;
@@ -81,6 +82,10 @@ class Gestures:
         """Keys that went down at the last update (for a wake-up press: then call swallow())."""
         return self._pressed
 
+    def _fire(self, kind, k, now):
+        # Every event goes through here; the input layer (ui/input.py) passes `now` on.
+        self._emit(kind, k)
+
     def swallow(self):
         """The keys down now make no event at all until they are released."""
         self._dead |= self._down
@@ -131,17 +136,17 @@ class Gestures:
             return
         held = diff(now, self._t0[k])
         if b & self.REPEAT_KEYS:
-            self._emit(TAP if held < self.REPEAT_DELAY_MS else REPEAT, k)
+            self._fire(TAP if held < self.REPEAT_DELAY_MS else REPEAT, k, now)
         elif held < self.LONG_MS:
-            self._emit(TAP, k)
+            self._fire(TAP, k, now)
         else:  # HOLD only when a late scan missed the moment it was reached
-            self._emit(LONG if held < self.HOLD_MS else HOLD, k)
+            self._fire(LONG if held < self.HOLD_MS else HOLD, k, now)
 
     def _chord_due(self, now):
         if diff(now, self._chord_t) >= self.CHORD_MS:
             self._chord = _FIRED
             self._dead |= self.CHORD_KEYS
-            self._emit(CHORD, RED)
+            self._fire(CHORD, RED, now)
 
     def _chords(self, now):
         ck = self.CHORD_KEYS
@@ -162,7 +167,7 @@ class Gestures:
                     self._repeat(k, now)
                 elif diff(now, self._t0[k]) >= self.HOLD_MS:
                     self._dead |= 1 << k
-                    self._emit(HOLD, k)
+                    self._fire(HOLD, k, now)
             live >>= 1
             k += 1
 
@@ -173,4 +178,4 @@ class Gestures:
                 t = add(now, self.REPEAT_MS)
             self._next[k] = t
             self._counted |= 1 << k
-            self._emit(REPEAT, k)
+            self._fire(REPEAT, k, now)

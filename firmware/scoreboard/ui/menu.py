@@ -1,56 +1,145 @@
-# The settings menu: which items a game shows, in which order, and how RED/BLUE step a value.
-# Values are spelled as the core spells its options. Items that do not apply to the chosen game
-# are left out (horse collar has no blank rule, shove ha'penny no target), so the list is
-# rebuilt whenever the game item changes.
-from ..core import KINDS, options
+# The settings menu: which items a game shows, in which order, how RED/BLUE step a value, and
+# what leaving it does. The controller loads this module when the menu is first opened.
+# A game's options and the values they take come from its core module (core.traits); this file
+# knows only the menu's own items. Values are spelled as the core spells its options. Items that
+# do not apply to the chosen game are left out (horse collar has no blank rule, shove ha'penny no
+# target), so the list is rebuilt whenever the game item changes.
+from ..core import KINDS, traits
+from .gestures import LONG, REPEAT, TAP
+from .keys import BLUE as K_BLUE
+from .keys import OK
+from .state import BRIGHTNESS_MAX
 
 # Every item in the order the menu shows them (DESIGN section 4).
 ITEMS = ('game', 'target', 'doubles', 'blank', 'hanger', 'handicap', 'corner', 'beds', 'gift',
-         'last_mark', 'best_of', 'brightness', 'reset_games')
+         'last_mark', 'best_of', 'brightness', 'new_game', 'reset_games', 'test')
+# The items that are options of the game (shown when the chosen game has them).
 GAME_ITEMS = ('target', 'doubles', 'blank', 'hanger', 'handicap', 'corner', 'beds', 'gift',
               'last_mark')
-BEST_OF = (1, 3, 5, 7)
-BRIGHTNESS_MAX = 8
+# Game options that change nothing already entered: they apply to the game in play at once.
+AT_ONCE = ('doubles',)
+NO_YES = ('no', 'yes')
 
-# Choices for the items that are lists; numeric items are ranges (lo, hi).
-CHOICES = {
+# The menu's own items: a tuple of choices, or a list [lo, hi] (as core/base.py's `allowed`).
+OWN = {
     'game': KINDS,
-    'doubles': (False, True),
-    'blank': ('switch', 'keep'),
-    'handicap': (None, 'red', 'blue'),
-    'corner': (26, 13),
-    'beds': (9, 5),
-    'gift': (True, False),
-    'last_mark': ('any', 'earned'),
-    'best_of': BEST_OF,
-    'reset_games': ('no', 'yes'),
+    'best_of': (1, 3, 5, 7),
+    'brightness': [1, BRIGHTNESS_MAX],
+    'new_game': NO_YES,
+    'reset_games': NO_YES,
 }
-RANGES = {
-    'brightness': (1, BRIGHTNESS_MAX),
-    'hanger': (3, 20),
-}
-
-
-def target_range(kind):
-    return (1, 999) if kind == 'horsecollar' else (1, 99)
 
 
 def items_for(kind):
     """The menu items shown while `kind` is the chosen game."""
-    names = [n for n, _ in options(kind)]
-    return [i for i in ITEMS if i not in GAME_ITEMS or i in names]
+    cls = traits(kind)
+    return [i for i in ITEMS if i not in GAME_ITEMS or cls.allowed(i) is not None]
 
 
 def step(item, value, delta, kind):
-    """`value` of `item` moved one step (delta +1 for BLUE, -1 for RED). Lists wrap round;
-    numbers stop at their ends."""
-    if item in CHOICES:
-        seq = CHOICES[item]
-        i = 0
-        for j in range(len(seq)):
-            if seq[j] == value:
-                i = j
-        return seq[(i + delta) % len(seq)]
-    lo, hi = target_range(kind) if item == 'target' else RANGES[item]
-    v = value + delta
-    return lo if v < lo else hi if v > hi else v
+    """`value` of `item` moved one step (delta +1 for BLUE, -1 for RED). Choices wrap round;
+    numbers stop at their ends. `test` has no values to step (it shows the keys pressed)."""
+    allowed = OWN.get(item)
+    if allowed is None:
+        allowed = traits(kind).allowed(item)
+    if allowed is None:
+        return value
+    if type(allowed) is list:
+        v = value + delta
+        return allowed[0] if v < allowed[0] else allowed[1] if v > allowed[1] else v
+    i = 0
+    for j in range(len(allowed)):
+        if allowed[j] == value and type(allowed[j]) is type(value):
+            i = j
+    return allowed[(i + delta) % len(allowed)]
+
+
+# --- the menu screen of the controller (c, a ui.controller.Controller) -----------------
+
+def open_menu(c, now):
+    kind = c.kind
+    values = c.opts(kind)
+    values['game'] = kind
+    values['best_of'] = c.match.best_of
+    values['brightness'] = c.settings['brightness']
+    values['new_game'] = 'no'
+    values['reset_games'] = 'no'
+    values['test'] = '-'
+    g = c.game
+    if g is not None:
+        for name in AT_ONCE:      # these follow the game in play
+            if name in g.options:
+                values[name] = g.options[name]
+        if g.target is not None:
+            values['target'] = g.target
+    c.menu = {'items': items_for(kind), 'i': 0, 'values': values}
+    c._say('menu', now)
+
+
+def menu_event(c, kind, key, now):
+    m = c.menu
+    item = m['items'][m['i']]
+    if key == OK:
+        if kind == LONG:
+            _leave(c, now)
+        elif kind == TAP and item != 'test':
+            m['i'] = (m['i'] + 1) % len(m['items'])
+        return
+    if kind != TAP and kind != REPEAT or item == 'test':
+        return
+    vals = m['values']
+    new = step(item, vals[item], 1 if key == K_BLUE else -1, vals['game'])
+    if new == vals[item] and type(new) is type(vals[item]):
+        return                  # at the end of its range: nothing changed, nothing saved
+    vals[item] = new
+    if item == 'game':
+        # Each game remembers its own options; show the chosen game's items and values.
+        keep = {}
+        for name in ('best_of', 'brightness', 'new_game', 'reset_games', 'test'):
+            keep[name] = vals[name]
+        vals = c.opts(new)
+        vals.update(keep)
+        vals['game'] = new
+        m['values'] = vals
+        m['items'] = items_for(new)
+    elif item == 'brightness':
+        # Brightness applies at once, so it is saved at once: what the display shows
+        # survives a power cut (the menu's other changes apply when it is left).
+        c.settings['brightness'] = new
+        c._persist(now)
+
+
+def _leave(c, now):
+    vals = c.menu['values']
+    c.menu = None
+    kind = vals['game']
+    before = c.opts(kind)
+    rules = {}
+    for name in before:
+        rules[name] = vals[name]
+    c.settings['brightness'] = vals['brightness']
+    restart = kind != c.kind or vals['new_game'] == 'yes'
+    for name in rules:
+        if name != 'target' and name not in AT_ONCE and rules[name] != before[name]:
+            restart = True
+    c.settings['game'] = kind
+    c.settings['opts'][kind] = rules
+    g = c.game
+    if not restart and g is not None:
+        for name in AT_ONCE:      # nothing entered depends on them: apply at once
+            if name in rules:
+                g.options[name] = rules[name]
+        if 'target' in rules and rules['target'] != g.target:
+            # Moving the line is an entry of the game: undoable, and it may end or reopen it.
+            c._move_line(rules['target'], now)
+    if vals['best_of'] != c.match.best_of:
+        c.match.best_of = vals['best_of']
+        c.match.legs = {'red': 0, 'blue': 0}
+        c.match.decided = None
+    if vals['reset_games'] == 'yes':
+        c.match.reset()
+    if restart:
+        if g is not None:
+            c._set_aside(g)
+        c._to_setup()
+    c._persist(now)

@@ -1,0 +1,114 @@
+# The saved-state format: everything of the controller a power cut must not lose, as JSON-safe
+# data, and the parser that reads it back. parse() builds everything first and changes nothing,
+# so a state it refuses leaves the controller as it was; check() is what the store calls to
+# know whether a slot is usable (DESIGN section 7: a slot the firmware cannot use counts as
+# damaged, and the store falls back to the other).
+from ..core import BLUE, RED, load_game, new_game, traits
+from .match import Match
+
+VERSION = 1
+DEFAULT_BRIGHTNESS = 6
+BRIGHTNESS_MAX = 8      # the user's levels are 1..8
+NAME_MAX = 12
+
+
+def name_ok(n):
+    """A player's or pair's name: None, or 1..NAME_MAX printable characters."""
+    if n is None:
+        return True
+    if type(n) is not str or not 0 < len(n) <= NAME_MAX:
+        return False
+    for c in n:
+        o = ord(c)
+        if o < 32 or 127 <= o < 160:
+            return False
+    return True
+
+
+def _side(v):
+    return v if v == RED or v == BLUE else None
+
+
+def _cursor(cur, game):
+    if traits(game.KIND).ENTRY == 'bed' and (
+            cur == 'end' or type(cur) is int and 1 <= cur <= game.options['beds']):
+        return cur
+    return 1
+
+
+def _names(d):
+    out = {RED: None, BLUE: None}
+    if type(d) is dict:
+        for s in (RED, BLUE):
+            if name_ok(d.get(s)):
+                out[s] = d.get(s)
+    return out
+
+
+def dump(c):
+    """The controller's state, JSON-safe. The games are in their compact form, which shares
+    the games' logs: serialise it at once (the store does)."""
+    a = c.aside
+    if a is not None:
+        a = dict(a)
+        a['game'] = a['game'].to_dict(compact=True)
+    return {
+        'v': VERSION,
+        'settings': c.settings,
+        'match': c.match.to_dict(),
+        'screen': c.screen,
+        'choice': c.choice,
+        'opener': c.opener,
+        'cursor': c.cursor,
+        'names': c.names,
+        'game': c.game.to_dict(compact=True) if c.game is not None else None,
+        'aside': a,
+    }
+
+
+def _aside(a):
+    # The set-aside game (ui/controller.py): a damaged one is dropped, the rest still loads.
+    try:
+        g = load_game(a['game'])
+        m = a.get('match')
+        return {'game': g, 'match': Match.from_dict(m).to_dict() if type(m) is dict else None,
+                'opener': _side(a.get('opener')), 'choice': _side(a.get('choice')),
+                'cursor': _cursor(a.get('cursor'), g), 'names': _names(a.get('names'))}
+    except Exception:
+        return None
+
+
+def parse(d):
+    """The fields of a saved state, checked; raises (ValueError, RuleError, KeyError, ...) for
+    a state the controller cannot use."""
+    if type(d) is not dict or d.get('v') != VERSION:
+        raise ValueError('state version')
+    s = d['settings']
+    kind = s['game']
+    traits(kind)                        # an unknown game raises here
+    bright = s.get('brightness')
+    if type(bright) is not int or not 1 <= bright <= BRIGHTNESS_MAX:
+        bright = DEFAULT_BRIGHTNESS
+    opts = s.get('opts') or {}
+    settings = {'game': kind, 'brightness': bright, 'opts': {}}
+    for k in opts:
+        new_game(k, **opts[k])          # options the core refuses are not kept
+        settings['opts'][k] = dict(opts[k])
+    out = {'settings': settings, 'match': Match.from_dict(d.get('match') or {}),
+           'choice': _side(d.get('choice')), 'opener': _side(d.get('opener')),
+           'names': _names(d.get('names')), 'game': None, 'screen': 'setup', 'cursor': 1,
+           'aside': None}
+    if d.get('game') is not None:
+        g = load_game(d['game'])
+        settings['game'] = g.KIND
+        out['game'] = g
+        out['screen'] = 'over' if g.over else 'play'
+        out['cursor'] = _cursor(d.get('cursor'), g)
+    if type(d.get('aside')) is dict:
+        out['aside'] = _aside(d['aside'])
+    return out
+
+
+def check(d):
+    """For store.load(check): raises when the controller cannot use the state."""
+    parse(d)
