@@ -18,10 +18,7 @@ import asyncio  # noqa: E402
 
 import machine  # noqa: E402  (the stand-in)
 import network  # noqa: E402  (the stand-in)
-import net_adapter  # noqa: E402
 import net_sim  # noqa: E402
-
-ADAPTED = net_adapter.install()   # True while the controller lacks press/act/show_pin
 
 if hasattr(asyncio, 'sleep_ms'):
     sleep_ms = asyncio.sleep_ms

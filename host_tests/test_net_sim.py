@@ -131,3 +131,34 @@ def test_without_net_json_the_board_opens_its_access_point():
         finally:
             err = sim.stop()
         assert 'access point scoreboard-' in err
+
+
+def test_a_phone_pairs_with_the_pin_the_simulator_prints_and_plays():
+    with tempfile.TemporaryDirectory() as flash:
+        with open(os.path.join(flash, 'net.json'), 'w') as f:
+            json.dump({'ssid': 'bar', 'password': 'password1'}, f)
+        sim = Sim(flash)
+        try:
+            sim.view(lambda v: True)
+            status, _ = sim.http('POST', '/api/pair', {})
+            assert status == 202
+            pin = sim.view(lambda v: 'pin' in v)['pin']          # read off the board's view
+            status, r = sim.http('POST', '/api/pair', {'pin': pin})
+            assert status == 200
+            token = r['token']
+            status, v = sim.http('POST', '/api/press', {'button': 'OK', 'gesture': 'tap'}, token)
+            assert status == 200 and v['screen'] == 'play'
+            status, v = sim.http('POST', '/api/action', {'do': 'frame', 'red': 0, 'blue': 5},
+                                 token)
+            assert status == 200 and v['blue'] == 5 and v['hammer'] == 'red'
+            assert sim.view(lambda v: v['blue'] == 5)['frame'] == 2
+        finally:
+            sim.stop()
+        # The token is on the virtual flash: a second run of the board knows the phone.
+        sim = Sim(flash)
+        try:
+            sim.view(lambda v: True)
+            status, v = sim.http('POST', '/api/action', {'do': 'undo'}, token)
+            assert status == 200 and v['blue'] == 0
+        finally:
+            sim.stop()
