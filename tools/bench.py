@@ -15,6 +15,7 @@ SECTIONS = (
     ('display drivers and layouts', MP, 'tools/bench_displays.py'),
     ('saving', MP, 'tools/bench_store.py'),
     ('the app on the virtual board', PY, 'tools/bench_app.py'),
+    ('the phone remote on loopback', PY, 'tools/bench_net.py'),
 )
 
 
