@@ -103,3 +103,29 @@ def test_app_main_hands_a_wifi_board_to_the_runner():
     finally:
         run.main = real
     assert seen == [(wlan_bare, '/tmp/nowhere')]
+
+
+def test_more_services_start_with_the_runner_and_start_again_when_they_fail():
+    runs = []
+
+    async def service():
+        runs.append(1)
+        raise OSError('broker gone')
+
+    async def check(h):
+        await nh.sleep_ms(50)
+        assert runs == [1] and any('broker gone' in x for x in h.logs)
+        assert (await h.get('/api/view')).status == 200
+
+    h = nh.Harness(tag='services')
+    h.runner.services.append(service)
+
+    async def main():
+        h.runner.start()
+        try:
+            await h.wait_up()
+            await check(h)
+        finally:
+            h.runner.stop()
+            await nh.sleep_ms(20)
+    nh.asyncio.run(main())

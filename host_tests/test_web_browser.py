@@ -30,14 +30,15 @@ class Board:
         asyncio.set_event_loop(self.loop)
 
         async def main():
+            self.done = asyncio.Event()
+            self.main = asyncio.current_task()
             self.h.runner.start()
             await self.h.wait_up()
             self.ready.set()
-            while True:
-                await asyncio.sleep(3600)
+            await self.done.wait()
         try:
             self.loop.run_until_complete(main())
-        except Exception:   # stopped
+        except BaseException:   # cancelled by stop()
             pass
 
     def on_board(self, fn):
@@ -53,9 +54,17 @@ class Board:
         return 'http://127.0.0.1:%d/' % self.h.port
 
     def stop(self):
-        self.loop.call_soon_threadsafe(self.h.runner.stop)
-        self.loop.call_soon_threadsafe(self.loop.stop)
+        async def shutdown():
+            self.h.runner.stop()
+            me = asyncio.current_task()
+            tasks = [t for t in asyncio.all_tasks() if t is not me and t is not self.main]
+            for t in tasks:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            self.done.set()
+        asyncio.run_coroutine_threadsafe(shutdown(), self.loop).result(5)
         self.thread.join(5)
+        self.loop.close()
 
 
 @pytest.fixture

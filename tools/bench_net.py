@@ -293,8 +293,9 @@ def main():
     with_b, clients_b = int(g['HEAP clients'][0]), int(g['HEAP clients'][1])
     micro, ours, page = [int(x) for x in g['HEAP code']]
     code_b = micro + ours
-    print('heap of the app on this board without its network part: %.1f KB (its objects and '
-          'the code it loads, the simulator and its chips not counted)' % (plain_b / 1024))
+    print('heap the App adds on this board without its network part: %.1f KB (its objects and '
+          'the modules it loads as it runs; the code loaded before, the simulator and its chips '
+          'not counted)' % (plain_b / 1024))
     print('with the network part running (server, Wi-Fi task, pairing): %.1f KB (+%.1f KB); '
           'with 4 event streams connected: %.1f KB (+%.1f KB, both ends of the 4 connections, '
           'as the clients run in the same process)' % (idle_b / 1024, (idle_b - plain_b) / 1024,

@@ -53,6 +53,10 @@ class Runner:
             from .wifi import Wifi
             self.wifi = Wifi(network, root, log=self.log)
         self.server = None
+        # More network tasks (the venue's MQTT client, say): coroutine functions started
+        # with the others and restarted after a pause when they fail, as the Wi-Fi task is.
+        self.services = []
+        self.stopping = False
         self.passes = 0          # scoring passes so far (tests and the bench watch it)
         self.worst_gap = 0       # the longest time between two passes, ms
         self._crashes = []
@@ -150,11 +154,13 @@ class Runner:
 
     async def serve(self):
         self.server = make_app(self)
-        while True:
+        while not self.stopping:
             try:
                 await self.server.start_server(host=self.host, port=self.port)
             except Exception as e:
                 self.log('http: %s' % (e,))
+            if self.stopping:       # microdot swallows the cancel of its own serving task
+                return
             await sleep_ms(SERVER_RETRY_MS)
 
     async def keep(self, make):
@@ -173,10 +179,13 @@ class Runner:
             tasks.append(asyncio.create_task(self.keep(self.wifi.run)))
         if self.port is not None:
             tasks.append(asyncio.create_task(self.serve()))
+        for make in self.services:
+            tasks.append(asyncio.create_task(self.keep(make)))
         self.tasks = tasks
         return tasks[0]
 
     def stop(self):
+        self.stopping = True
         for t in getattr(self, 'tasks', ()):
             t.cancel()
         if self.server is not None and getattr(self.server, 'server', None) is not None:
