@@ -6,8 +6,9 @@
 
 `mpy` compiles firmware/ into build/: main.py stays source, every other module becomes .mpy.
 `deploy` compiles, then asks the board in one round trip for the size and SHA-256 of our files
-(/main.py, /board.py, everything under /scoreboard), copies only what differs (main.py, the
-.mpy package under /scoreboard, and boards/NAME.py as /board.py), removes our stale code files
+(/main.py, /board.py, everything under /scoreboard and /lib), copies only what differs (main.py,
+the .mpy package under /scoreboard, the vendored libraries of firmware/lib under /lib, and
+boards/NAME.py as /board.py), removes our stale code files
 (.py/.mpy under /scoreboard that the build no longer has, a compiled /board.mpy or /main.mpy
 that would shadow the sources), never anything else, and resets the board.
 Without --port it uses mpremote's auto-detection (`mpremote connect auto`).
@@ -274,7 +275,8 @@ def mpremote(port, args, timeout, verbose=False):
 
 def device_state(port, timeout, verbose=False):
     """{path: (size, sha256 hex or None)} of our files on the board; folders have size -1."""
-    roots = ['/main.py', '/main.mpy', '/board.py', '/board.mpy', '/' + PACKAGE]
+    # /lib too: the vendored libraries go there (only files under /scoreboard are ever removed).
+    roots = ['/main.py', '/main.mpy', '/board.py', '/board.mpy', '/' + PACKAGE, '/' + LIB]
     script = STATE_SCRIPT % (MARK, MARK, roots)
     out = mpremote(port, ['exec', script], timeout, verbose)
     state = {}
