@@ -16,3 +16,6 @@ metadata(
 )
 
 package("scoreboard", base_path="firmware", opt=3)
+# The phone remote's web framework, vendored from PyPI (microdot==2.7.0, MIT, firmware/lib/microdot
+# unchanged): frozen as the package `microdot`, as `mip` would install it into /lib.
+package("microdot", base_path="firmware/lib", opt=3)

@@ -93,9 +93,9 @@ def flash_files(flash):
     return found
 
 
-def expected_package(src):
+def expected_package(src, top='scoreboard'):
     out = set()
-    for dirpath, _, files in os.walk(os.path.join(src, 'scoreboard')):
+    for dirpath, _, files in os.walk(os.path.join(src, top)):
         for name in files:
             if name.endswith('.py'):
                 rel = os.path.relpath(os.path.join(dirpath, name), src)
@@ -120,7 +120,10 @@ def test_deploy_to_virtual_board(tree, tmp_path):
         wrote, removed, unchanged = counts(r)
         log.append(('first', wrote, removed, time.monotonic() - t0))
         package = expected_package(tree['src'])
+        # The vendored libraries (firmware/lib: microdot) go to the board's /lib as well.
+        lib = expected_package(tree['src'], 'lib')
         files = flash_files(flash)
+        assert lib <= files
         assert {f for f in files if f.startswith('scoreboard/')} == package | {
             'scoreboard/settings.json'}
         assert {'main.py', 'board.py', 'notes.txt'} <= files
@@ -129,7 +132,7 @@ def test_deploy_to_virtual_board(tree, tmp_path):
         board_src = tree['boards'] / (tree['board'] + '.py')
         assert (flash / 'board.py').read_bytes() == board_src.read_bytes()
         assert (flash / 'notes.txt').read_text() == 'my notes'
-        assert (wrote, removed, unchanged) == (len(package) + 2, 3, 0)
+        assert (wrote, removed, unchanged) == (len(package) + len(lib) + 2, 3, 0)
         assert not any(f.startswith('.vboard') for f in files)
 
         # The reset started main.py: the firmware runs. `resume` takes the REPL without a soft
@@ -157,7 +160,7 @@ def test_deploy_to_virtual_board(tree, tmp_path):
         t0 = time.monotonic()
         r = make_deploy(tree, vb.path)
         log.append(('unchanged', *counts(r)[:2], time.monotonic() - t0))
-        assert counts(r) == (0, 0, len(package) + 2)
+        assert counts(r) == (0, 0, len(package) + len(lib) + 2)
 
         # One module edited, one added: exactly those two are written.
         edited = tree['src'] / 'scoreboard' / 'app.py'
@@ -166,13 +169,13 @@ def test_deploy_to_virtual_board(tree, tmp_path):
         t0 = time.monotonic()
         r = make_deploy(tree, vb.path)
         log.append(('two changed', *counts(r)[:2], time.monotonic() - t0))
-        assert counts(r) == (2, 0, len(package) + 1)
+        assert counts(r) == (2, 0, len(package) + len(lib) + 1)
         assert (flash / 'scoreboard' / 'zz_extra.mpy').exists()
 
         # A module deleted: its .mpy goes from the board, nothing is written.
         (tree['src'] / 'scoreboard' / 'zz_extra.py').unlink()
         r = make_deploy(tree, vb.path)
-        assert counts(r) == (0, 1, len(package) + 2)
+        assert counts(r) == (0, 1, len(package) + len(lib) + 2)
         assert not (flash / 'scoreboard' / 'zz_extra.mpy').exists()
         assert (flash / 'notes.txt').exists() and (flash / 'scoreboard' / 'settings.json').exists()
         r = mpremote(vb.path, 'exec', 'import scoreboard.app as a; print(a._DEPLOY_TEST)')

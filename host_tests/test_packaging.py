@@ -11,9 +11,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, 'firmware')
 
 
-def firmware_modules():
+def firmware_modules(top='scoreboard'):
     found = set()
-    for dirpath, dirnames, files in os.walk(os.path.join(FIRMWARE, 'scoreboard')):
+    for dirpath, dirnames, files in os.walk(os.path.join(FIRMWARE, top)):
         dirnames[:] = [d for d in dirnames if d != '__pycache__']
         for name in files:
             if name.endswith('.py'):
@@ -57,12 +57,12 @@ def frozen_modules(calls):
 
 def test_manifest_freezes_every_firmware_module():
     calls = run_manifest()
-    mods = firmware_modules()
-    assert 'scoreboard/__init__.py' in mods
+    mods = firmware_modules() | firmware_modules('lib')
+    assert 'scoreboard/__init__.py' in mods and 'lib/microdot/microdot.py' in mods
     assert frozen_modules(calls) == mods
     for args, kw in calls['package'] + calls['module']:
         assert kw.get('opt') == 3, args
-        assert kw.get('base_path') == 'firmware', args
+        assert kw.get('base_path') in ('firmware', 'firmware/lib'), args
 
 
 def test_manifest_version_matches_package_json():
@@ -75,10 +75,13 @@ def test_manifest_version_matches_package_json():
 def test_package_json_lists_every_firmware_module():
     with open(os.path.join(ROOT, 'package.json')) as f:
         pkg = json.load(f)
-    # Besides the package: main.py and the board files (for the first-boot board choice).
+    # Besides the package: main.py and the board files (for the first-boot board choice), and
+    # the vendored modules under firmware/lib, which go to the board's /lib/<name>, where mip
+    # would have put them.
+    lib = set(firmware_modules('lib'))
     targets = {t for t, _ in pkg['urls'] if t != 'main.py' and not t.startswith('boards/')}
-    missing = firmware_modules() - targets
-    extra = targets - firmware_modules()
+    missing = (firmware_modules() | lib) - targets
+    extra = targets - firmware_modules() - lib
     assert not missing, 'not in package.json (run `python tools/deploy.py package-json`): %s' % (
         sorted(missing),)
     assert not extra, 'package.json lists modules that are gone: %s' % (sorted(extra),)

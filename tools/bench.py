@@ -16,6 +16,7 @@ SECTIONS = (
     ('saving', MP, 'tools/bench_store.py'),
     ('remote receivers', MP, 'tools/bench_remote.py'),
     ('the app on the virtual board', PY, 'tools/bench_app.py'),
+    ('the phone remote on loopback', PY, 'tools/bench_net.py'),
 )
 
 

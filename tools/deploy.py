@@ -6,8 +6,9 @@
 
 `mpy` compiles firmware/ into build/: main.py stays source, every other module becomes .mpy.
 `deploy` compiles, then asks the board in one round trip for the size and SHA-256 of our files
-(/main.py, /board.py, everything under /scoreboard), copies only what differs (main.py, the
-.mpy package under /scoreboard, and boards/NAME.py as /board.py), removes our stale code files
+(/main.py, /board.py, everything under /scoreboard and /lib), copies only what differs (main.py,
+the .mpy package under /scoreboard, the vendored libraries of firmware/lib under /lib, and
+boards/NAME.py as /board.py), removes our stale code files
 (.py/.mpy under /scoreboard that the build no longer has, a compiled /board.mpy or /main.mpy
 that would shadow the sources), never anything else, and resets the board.
 Without --port it uses mpremote's auto-detection (`mpremote connect auto`).
@@ -157,10 +158,28 @@ def package_modules(src):
     return sorted(found)
 
 
+LIB = 'lib'   # firmware/lib: vendored packages (microdot), as released on PyPI
+
+
+def lib_modules(src):
+    """Every module under src/lib, relative to it ('microdot/microdot.py'): mip puts them in
+    the board's /lib, where they would be had mip fetched them from their own project."""
+    found = []
+    top = os.path.join(src, LIB)
+    for dirpath, dirnames, files in os.walk(top):
+        dirnames[:] = [d for d in dirnames if d != '__pycache__' and not d.startswith('.')]
+        for name in files:
+            if name.endswith('.py'):
+                found.append(os.path.relpath(os.path.join(dirpath, name), top)
+                             .replace(os.sep, '/'))
+    return sorted(found)
+
+
 def package_json(src=None, boards_dir=None):
     """The text of package.json, for `mpremote mip install --target / github:OWNER/REPO`:
-    the firmware package (scoreboard/...), main.py, and every board file under boards/ (the
-    first boot chooses one of them as /board.py: scoreboard.boardpick).
+    the firmware package (scoreboard/...), main.py, every board file under boards/ (the
+    first boot chooses one of them as /board.py: scoreboard.boardpick), and the vendored
+    libraries it needs (firmware/lib, installed as /lib/<name>, where mip would put them).
 
     URLs are relative to package.json (the repository root), which mip resolves itself, from
     a web address or from a local path to package.json alike.
@@ -172,6 +191,7 @@ def package_json(src=None, boards_dir=None):
     rows += ['    ["%s", "%s/%s"]' % (m, base, m) for m in KEEP_SOURCE]
     bdir = os.path.relpath(boards_dir, ROOT).replace(os.sep, '/')
     rows += ['    ["boards/%s.py", "%s/%s.py"]' % (b, bdir, b) for b in known_boards(boards_dir)]
+    rows += ['    ["%s/%s", "%s/%s/%s"]' % (LIB, m, base, LIB, m) for m in lib_modules(src)]
     return '{\n  "urls": [\n%s\n  ],\n  "deps": [],\n  "version": "%s"\n}\n' % (
         ',\n'.join(rows), VERSION)
 
@@ -269,7 +289,8 @@ def mpremote(port, args, timeout, verbose=False):
 
 def device_state(port, timeout, verbose=False):
     """{path: (size, sha256 hex or None)} of our files on the board; folders have size -1."""
-    roots = ['/main.py', '/main.mpy', '/board.py', '/board.mpy', '/' + PACKAGE]
+    # /lib too: the vendored libraries go there (only files under /scoreboard are ever removed).
+    roots = ['/main.py', '/main.mpy', '/board.py', '/board.mpy', '/' + PACKAGE, '/' + LIB]
     script = STATE_SCRIPT % (MARK, MARK, roots)
     out = mpremote(port, ['exec', script], timeout, verbose)
     state = {}

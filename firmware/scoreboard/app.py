@@ -141,6 +141,9 @@ def main(board=None, root='', clock=None, sleep_ms=None):
     from .store import Store
     if board is None:
         import board
+    if getattr(board, 'NETWORK', None) == 'wlan':
+        from .net import run        # a Wi-Fi board: the same loop as an asyncio task (section 10)
+        return run.main(board, root, clock)
     if clock is None:
         def clock():
             return ticks.mask(time.ticks_ms())

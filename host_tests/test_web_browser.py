@@ -1,0 +1,158 @@
+# The phone page in a real browser: Debian's chromium driven by Playwright (its executable path
+# set, nothing downloaded). The firmware's runner serves on loopback from a thread; the page
+# pairs with the PIN the board shows, starts the game with the OK button, enters frames of the
+# seed 000 game by direct entry, sees every change arrive through the event stream, and shows a
+# refused entry's reason. Skipped where chromium or Playwright is missing.
+import asyncio
+import os
+import threading
+
+import pytest
+
+CHROMIUM = '/usr/bin/chromium'
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason='no chromium at ' + CHROMIUM)
+
+
+class Board:
+    """The runner of net_harness in a thread of its own, serving until stopped."""
+
+    def __init__(self, tag):
+        import net_harness as nh
+        self.nh = nh
+        self.h = nh.Harness(tag=tag)
+        self.loop = asyncio.new_event_loop()
+        self.ready = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+        assert self.ready.wait(10), 'the board did not start'
+
+    def _run(self):
+        asyncio.set_event_loop(self.loop)
+
+        async def main():
+            self.done = asyncio.Event()
+            self.main = asyncio.current_task()
+            self.h.runner.start()
+            await self.h.wait_up()
+            self.ready.set()
+            await self.done.wait()
+        try:
+            self.loop.run_until_complete(main())
+        except BaseException:   # cancelled by stop()
+            pass
+
+    def on_board(self, fn):
+        """Run fn() on the board's loop (the controller is not thread-safe) and return it."""
+        fut = asyncio.run_coroutine_threadsafe(self._call(fn), self.loop)
+        return fut.result(5)
+
+    async def _call(self, fn):
+        return fn()
+
+    @property
+    def url(self):
+        return 'http://127.0.0.1:%d/' % self.h.port
+
+    def stop(self):
+        async def shutdown():
+            self.h.runner.stop()
+            me = asyncio.current_task()
+            tasks = [t for t in asyncio.all_tasks() if t is not me and t is not self.main]
+            for t in tasks:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            self.done.set()
+        asyncio.run_coroutine_threadsafe(shutdown(), self.loop).result(5)
+        self.thread.join(5)
+        self.loop.close()
+
+
+@pytest.fixture
+def board():
+    b = Board('browser')
+    yield b
+    b.stop()
+
+
+@pytest.fixture
+def page():
+    sync_api = pytest.importorskip('playwright.sync_api')
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                    args=['--no-sandbox'])
+        ctx = browser.new_context(viewport={'width': 390, 'height': 844}, is_mobile=True)
+        pg = ctx.new_page()
+        external = []
+        pg.on('request', lambda r: external.append(r.url)
+              if not r.url.startswith('http://127.0.0.1') else None)
+        yield pg
+        assert external == [], external     # nothing from the internet
+        browser.close()
+
+
+def score(page, side):
+    return int(page.locator('#%st' % side[0]).inner_text())
+
+
+def test_pair_and_score_from_the_page(board, page):
+    page.goto(board.url)
+    page.wait_for_selector('#conn:has-text("live")')
+    assert page.locator('#acts').is_hidden()           # watching: no buttons to act
+    page.click('#ask')
+    pin = None
+    for _ in range(100):
+        pin = board.on_board(lambda: board.h.ctl.view.get('pin'))
+        if pin:
+            break
+        page.wait_for_timeout(20)
+    assert pin and len(pin) == 4
+    page.fill('#pin', pin)
+    page.click('#send')
+    page.wait_for_selector('#acts', state='visible')
+    assert page.evaluate("localStorage.getItem('token')")
+    page.click('button[data-b="OK"][data-g="tap"]')     # start: setup -> play
+    page.wait_for_selector('#line:has-text("play")')
+    for red, blue in ((0, 5), (4, 0), (4, 0), (0, 3)):
+        want = (score(page, 'red') + red, score(page, 'blue') + blue)
+        page.fill('#fr', str(red))
+        page.fill('#fb', str(blue))
+        page.click('#frame')
+        page.wait_for_function(
+            "([r, b]) => document.getElementById('rt').textContent == r && "
+            "document.getElementById('bt').textContent == b", arg=list(want))
+    assert board.on_board(lambda: (board.h.ctl.view['red'], board.h.ctl.view['blue'])) == (8, 8)
+    assert 'hammer' in page.locator('#rm').inner_text()    # level at 8: red shoots last
+    # A refused entry: the page says why, nothing changes.
+    page.fill('#fr', '3')
+    page.fill('#fb', '2')
+    page.click('#frame')
+    page.wait_for_selector('#err:not(:empty)')
+    assert page.locator('#err').inner_text()
+    assert (score(page, 'red'), score(page, 'blue')) == (8, 8)
+    # The board's own button shows up on the page through the event stream.
+    page.click('#undo')
+    page.wait_for_function("document.getElementById('bt').textContent == '5'")
+    b = board.h.runner.board.BUTTONS
+    board.on_board(lambda: board.nh.machine.drive(b['BLUE'], 0))
+    page.wait_for_timeout(150)
+    board.on_board(lambda: board.nh.machine.drive(b['BLUE'], None))
+    page.wait_for_selector('#bp:has-text("+1")')
+    page.screenshot(path='/tmp/scoreboard-phone-page.png', full_page=True)
+
+
+def test_a_new_game_with_names_from_the_page(board, page):
+    page.goto(board.url)
+    page.click('#ask')
+    page.wait_for_timeout(100)
+    pin = board.on_board(lambda: board.h.ctl.view.get('pin'))
+    page.fill('#pin', pin)
+    page.click('#send')
+    page.wait_for_selector('#acts', state='visible')
+    page.select_option('#game', 'horsecollar')
+    page.fill('#nr', 'Alice')
+    page.fill('#nb', 'Ben')
+    page.click('#new')
+    page.wait_for_selector('#rn:has-text("Alice")')
+    assert page.locator('#bn').inner_text() == 'Ben'
+    v = board.on_board(lambda: board.h.ctl.view)
+    assert v['game'] == 'horsecollar' and v['names'] == {'red': 'Alice', 'blue': 'Ben'}
