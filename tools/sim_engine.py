@@ -255,17 +255,28 @@ class Sim:
 
     def hold(self, b, ms):
         self.press(b)
+        self.scan()
         self.advance(ms)
         self.release(b)
+        self.scan()
         self.advance(GAP_MS)
 
     def chord(self, b1, b2, ms):
         self.press(b1)
         self.press(b2)
+        self.scan()
         self.advance(ms)
         self.release(b1)
         self.release(b2)
+        self.scan()
         self.advance(GAP_MS)
+
+    def scan(self):
+        # tap, hold and chord press and release just before a loop pass, so the firmware sees
+        # the key down for exactly MS ms: `hold RED 1200` is +1 at 600, 750, 900, 1050 and
+        # 1200 ms, and `hold OK 2999` a long press, not a hold. (down and up are bare pin
+        # changes: the next pass, up to LOOP_MS later, sees them.)
+        self.app.step(self.now & 0x1FFFFFFF)
 
     def state(self):
         self.out.write(dumps(self.app.ctl.view) + '\n')
