@@ -20,6 +20,14 @@ SIDE_FOR_KEY = {K_RED: RED, K_BLUE: BLUE, RED_MINUS: RED, BLUE_MINUS: BLUE}
 CHOICE_OPTIONS = ('hammer', 'first')   # chosen on the setup screen, not in the settings
 
 
+def _opener(g):
+    """The side that opened game g: in turn games the one shooting first, else the one
+    without the hammer in frame 1."""
+    if traits(g.KIND).TURNS:
+        return g.options['first']
+    return other(g.options['hammer'])
+
+
 def _zero():
     return {RED: 0, BLUE: 0}
 
@@ -48,7 +56,7 @@ class Controller:
         self.game = None
         self.screen = 'setup'
         self.choice = None          # setup: who has the hammer (turn games: shoots first)
-        self.opener = None          # who opened the last game started: the starter alternates
+        self.opener = None          # who opened the last game banked: the starter alternates
         self.pending = _zero()
         self.cursor = 1             # shove ha'penny: a bed number or 'end'
         self.menu = None
@@ -98,7 +106,8 @@ class Controller:
 
     def _default_choice(self):
         # Frame games choose the hammer; turn games choose who shoots first. The side that
-        # opened the last game does not open this one.
+        # opened the last banked game does not open this one (a game set aside by the menu or
+        # new_game is no game of the match: the next one opens as it would have).
         opener = other(self.opener) if self.opener else RED
         return opener if traits(self.kind).TURNS else other(opener)
 
@@ -333,6 +342,7 @@ class Controller:
         before = self.match.to_dict()
         won = self.match.bank(g.winner)
         self._set_aside(g, before)
+        self.opener = _opener(g)
         self._to_setup()
         self._persist(now)
         if won is not None and self.match.best_of > 1:
@@ -408,10 +418,8 @@ class Controller:
         who = self.choice
         if traits(kind).TURNS:
             opts['first'] = who
-            self.opener = who
         else:
             opts['hammer'] = who
-            self.opener = other(who)
         self.game = new_game(kind, **opts)
         self.match.next_game()
         self.pending = _zero()

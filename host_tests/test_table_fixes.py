@@ -1,0 +1,54 @@
+# runs-on: micropython
+# Found by black-box checks against DESIGN: the starter alternates between banked games only (a
+# game set aside by a menu change or new_game is no game of the match), and a hold's repeats are
+# counted to the last millisecond the key is down. Press scripts through the virtual board.
+from test_flows import play, taps
+
+
+def test_an_abandoned_game_does_not_move_the_starter():
+    # One frame of knock-off (red opened), then horse collar from the menu: horse collar's
+    # default, first RED, as on a fresh board.
+    script = 'tap OK\n' + taps('RED', 2) + 'tap OK\nhold OK 3000\ntap BLUE\ntap BLUE\n' \
+        'hold OK 1000\nstate\n'
+    (v,), _ = play(script)
+    assert v['screen'] == 'setup' and v['game'] == 'horsecollar', v
+    assert v['turn'] == 'red', v
+
+
+def test_new_game_keeps_the_default_hammer():
+    # Knock-off, one frame, then the menu's new_game: blue has the hammer again (red opens).
+    script = 'tap OK\n' + taps('BLUE', 3) + 'tap OK\nhold OK 3000\n'
+    _, sim = play(script)
+    for _ in range(20):
+        if sim.app.ctl.view['menu']['item'] == 'new_game':
+            break
+        play('tap OK\n', sim)
+    (v,), _ = play('tap BLUE\nstate\n', sim)
+    assert v['menu'] == {'item': 'new_game', 'value': 'yes'}, v
+    (v,), _ = play('hold OK 1000\nstate\n', sim)
+    assert v['screen'] == 'setup' and v['hammer'] == 'blue', v
+
+
+def test_a_banked_game_moves_the_starter():
+    # Red reaches 15 and the game is banked: the next game opens with blue (red has the hammer).
+    script = 'tap OK\n' + (taps('RED', 4) + 'tap OK\n') * 4 + 'state\ntap OK\nstate\n'
+    over, setup = play(script)[0]
+    assert over['screen'] == 'over' and over['winner'] == 'red', over
+    assert setup['screen'] == 'setup' and setup['hammer'] == 'red', setup
+    assert setup['games'] == {'red': 1, 'blue': 0}, setup
+
+
+def test_hold_counts_to_its_last_millisecond():
+    # DESIGN: +1 after 600 ms, then every 150 ms: 600 -> 1, 750 -> 2, 1200 -> 5.
+    got = []
+    for ms in (599, 600, 750, 1200):
+        (v,), _ = play('tap OK\nhold RED %d\nstate\n' % ms)
+        got.append(v['pending']['red'])
+    assert got == [1, 1, 2, 5], got
+
+
+def test_hold_ok_2999_is_long_and_3000_the_menu():
+    (v,), _ = play('tap OK\ntap RED\nhold OK 2999\nstate\n')
+    assert v['screen'] == 'play' and v['pending'] == {'red': 0, 'blue': 0}, v
+    (v,), _ = play('tap OK\nhold OK 3000\nstate\n')
+    assert v['screen'] == 'menu', v
