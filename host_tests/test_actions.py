@@ -50,7 +50,9 @@ def refused(c, action, err=ValueError, why=None):
 
 def test_frame_undo_redo_and_their_refusals():
     c = ctl()
-    refused(c, {'do': 'frame', 'red': 3}, RuleError, 'no game in play')
+    # On the setup screen a frame starts the game first; a refused one leaves the setup as it was.
+    refused(c, {'do': 'frame', 'red': 3, 'blue': 2}, RuleError, 'only one side scores')
+    assert c.view['screen'] == 'setup' and c.game is None
     c.press('OK', 'tap', 0)                         # setup: start
     c.act({'do': 'frame', 'red': 0, 'blue': 5}, 10)
     assert (c.view['blue'], c.view['hammer'], c.view['frame']) == (5, 'red', 2)

@@ -52,3 +52,26 @@ def test_hold_ok_2999_is_long_and_3000_the_menu():
     assert v['screen'] == 'play' and v['pending'] == {'red': 0, 'blue': 0}, v
     (v,), _ = play('tap OK\nhold OK 3000\nstate\n')
     assert v['screen'] == 'menu', v
+
+
+def test_a_frame_from_the_phone_on_setup_starts_the_game():
+    # DESIGN section 10: "new" with the game, then "frame": the phone need not press OK first.
+    _, sim = play('state\n')
+    c = sim.app.ctl
+    c.act({'do': 'new', 'game': 'knockoff', 'names': {'red': 'Ann', 'blue': 'Ben'}}, 0)
+    assert c.view['screen'] == 'setup'
+    c.act({'do': 'frame', 'red': 0, 'blue': 5}, 10)
+    v = c.view
+    assert (v['screen'], v['blue'], v['hammer'], v['frame']) == ('play', 5, 'red', 2), v
+    assert v['names'] == {'red': 'Ann', 'blue': 'Ben'}
+    # and on the setup after a new game, undo brings the set-aside game back (as OK long does)
+    c.act({'do': 'new', 'game': 'horsecollar'}, 20)
+    c.act({'do': 'undo'}, 30)
+    v = c.view
+    assert (v['screen'], v['game'], v['blue'], v['message']) == ('play', 'knockoff', 5,
+                                                                   'game back'), v
+
+
+def test_a_long_ok_that_clears_says_so():
+    (v,), _ = play('tap OK\ntap RED\ntap RED\nhold OK 1000\nstate\n')
+    assert v['pending'] == {'red': 0, 'blue': 0} and v['message'] == 'clear', v

@@ -87,6 +87,26 @@ def _in_play(c):
 
 
 def _act_frame(c, action, now):
+    if c.game is None and c.screen == 'setup':
+        # A frame entered on the setup screen starts the game first, as OK there would (the
+        # hammer as chosen); a refused entry takes the start back, so nothing changes.
+        from .match import Match
+        before = c.match.to_dict()
+        c._start(now, persist=False)
+        try:
+            _enter_frame(c, action, now)
+        except Exception:
+            c.game = None
+            c.screen = 'setup'
+            c.pending = _zero()
+            c.cursor = 1
+            c.match = Match.from_dict(before)
+            raise
+        return
+    _enter_frame(c, action, now)
+
+
+def _enter_frame(c, action, now):
     g = _in_play(c)
     e = g.ENTRY
     if e == 'bed':
@@ -111,6 +131,11 @@ def _act_frame(c, action, now):
 
 def _act_undo(c, action, now):
     _keys(action, ())
+    if c.game is None and c.screen == 'setup':
+        if c.aside is None:     # as OK long on the setup screen: the game set aside comes back
+            raise RuleError('nothing to undo')
+        c._bring_back(now)
+        return
     g = _in_play(c)
     if c.pending[RED] or c.pending[BLUE]:
         raise RuleError('points pending')

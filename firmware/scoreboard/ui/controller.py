@@ -229,6 +229,7 @@ class Controller:
             elif kind == LONG:
                 if self.pending[RED] or self.pending[BLUE]:
                     self.pending = _zero()
+                    self._say('clear', now)     # as an undo says 'undo'
                 else:
                     self._undo(now)
             elif kind == HOLD:
@@ -412,7 +413,7 @@ class Controller:
                 self.choice = side
                 self._persist(now)
 
-    def _start(self, now=None):
+    def _start(self, now=None, persist=True):
         kind = self.kind
         opts = self.opts(kind)
         who = self.choice
@@ -425,7 +426,8 @@ class Controller:
         self.pending = _zero()
         self.cursor = 1
         self.screen = 'play'
-        self._persist(now)
+        if persist:
+            self._persist(now)
 
     # --- menu (ui/menu.py) --------------------------------------------------------------------
 
