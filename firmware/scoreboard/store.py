@@ -273,6 +273,7 @@ class Store:
         self._len = [0, 0]  # its payload length
         self._pcrc = [0, 0]  # the CRC of its payload alone (a save of the same state skips)
         self._stuck = [False, False]  # the slot could not be opened for writing
+        self._zero = 0  # bit i: slot i is an empty file
         self._hdr = bytearray(HEADER_SIZE)
         self._hdr16 = memoryview(self._hdr)[:16]  # what the CRC covers of the header
         self._buf = bytearray(_CHUNK)
@@ -292,6 +293,7 @@ class Store:
         # what it found wrong unless quiet.
         st = self._st
         p = self._paths[i]
+        self._zero &= ~(1 << i)
         try:
             s = os.stat(p)
         except OSError as e:
@@ -309,7 +311,13 @@ class Store:
             return
         size = s[6]
         if size == 0:
-            return  # a save truncated it and was cut: expected, not damage
+            # A save truncated it and was cut: expected, not damage. Both slots empty is not
+            # what cuts leave once a state was saved (a save never truncates the newest slot),
+            # so that is reported when the other slot is looked at.
+            self._zero |= 1 << i
+            if self._zero == 3 and not quiet:
+                self._note(DAMAGED)
+            return
         why = None
         try:
             with open(p, 'rb') as f:
