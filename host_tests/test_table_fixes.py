@@ -75,3 +75,15 @@ def test_a_frame_from_the_phone_on_setup_starts_the_game():
 def test_a_long_ok_that_clears_says_so():
     (v,), _ = play('tap OK\ntap RED\ntap RED\nhold OK 1000\nstate\n')
     assert v['pending'] == {'red': 0, 'blue': 0} and v['message'] == 'clear', v
+
+
+def test_doubles_says_which_end_shoots_after_each_frame():
+    # DESIGN section 2: doubles, "Show which end shoots": after each frame the message names
+    # the end for 2 s; the score positions keep only the scores.
+    _, sim = play('state\n')
+    c = sim.app.ctl
+    c.act({'do': 'new', 'game': 'knockoff', 'options': {'doubles': True}}, 0)
+    (v,), _ = play('tap OK\n' + taps('RED', 2) + 'tap OK\nstate\n', sim)
+    assert (v['red'], v['end'], v['message']) == (2, 2, 'end 2'), v
+    (v,), _ = play('wait 2500\nstate\n', sim)
+    assert v['message'] is None and v['end'] == 2, v

@@ -286,6 +286,10 @@ class Controller:
         g = self.game
         if g.ENTRY == 'frame':
             g.enter_frame(red=points[RED], blue=points[BLUE])
+            if g.options.get('doubles') and not g.over:
+                # Doubles: the pair at the other end shoots now; said for 2 s, never left in
+                # a side's score position.
+                self._say('end %d' % g.end, now)
             return
         side = g.turn
         before = g.collars(side) if g.COLLARS else 0
