@@ -522,3 +522,67 @@ def test_a_failed_save_is_said_and_saved_later(monkeypatch, errno_, reason):
     monkeypatch.undo()
     (v,), _ = play('wait 11000\npower-cut\nwait 1500\nstate', sim)
     assert (v['red'], v['blue'], v['frame']) == (1, 1, 3)
+
+
+def test_a_press_while_dimmed_counts():
+    # idle 10 min: dim (still awake); only the display that slept (60 min) swallows a press
+    (dim, pressed), _ = play('tap OK\nwait 700000\nstate\ntap RED\nstate')
+    assert dim['screen'] == 'play'
+    assert pressed['pending']['red'] == 1
+
+
+def test_the_moved_line_shows_for_2_s():
+    s, _ = play('tap OK\n' + MENU + 'tap OK\ntap BLUE\n' + LEAVE + 'state\nwait 1400\nstate\n'
+                'wait 600\nstate')
+    first, still, gone = s
+    assert first['message'] == 'target 16' and still['message'] == 'target 16'
+    assert gone['message'] is None and gone['target'] == 16
+
+
+def test_a_slot_with_a_good_crc_and_unusable_content_is_not_a_crash():
+    # DESIGN 7: "Corrupt or foreign files are ignored with a message, never a crash loop":
+    # slots written by the store itself (a valid CRC) whose content the firmware cannot use.
+    import copy
+
+    from app_probe import flash_dir
+    from scoreboard.store import Store
+    _, sim = play('tap OK\ntap RED\ntap OK\ntap BLUE\ntap BLUE\ntap OK', tag='crafted')
+    good = Store(sim.flash).load()
+    assert good is not None
+
+    def bad(path, value):
+        s = copy.deepcopy(good)
+        d = s
+        for k in path[:-1]:
+            d = d[k]
+        d[path[-1]] = value
+        return s
+
+    cases = [bad(('game', 'kind'), 'chess'), bad(('game', 'log'), ['a', 'b']),
+             bad(('game', 'log'), [True]), bad(('game', 'log'), [99999, 99999]),
+             bad(('game', 'options', 'target'), 0), bad(('settings', 'game'), 'chess'),
+             bad(('v',), 2), [1, 2, 3], bad(('match', 'games'), {'red': -5, 'blue': 'x'}),
+             bad(('names',), {'red': 'x' * 5000, 'blue': 5}), bad(('cursor',), 99)]
+    for state in cases:
+        d = flash_dir('crafted2')
+        Store(d).save(state)
+        sim2 = sim_engine.Sim('bare', d, Out())
+        s, _ = play('state\ntap OK\ntap RED\ntap OK\nstate\npower-cut\nwait 1500\nstate', sim2)
+        boot, after, cut = s
+        assert boot['screen'] in ('setup', 'play'), state
+        if boot['screen'] == 'setup':
+            assert boot['message'], state           # a game was lost: it says so
+        else:
+            for side in ('red', 'blue'):           # what it kept is sane
+                assert isinstance(boot['games'][side], int) and boot['games'][side] >= 0
+                n = boot['names'][side]
+                assert n is None or (isinstance(n, str) and len(n) <= 12)
+        assert after['screen'] == 'play' and committed(cut) == committed(after)
+
+
+def test_best_of_one_each_game_is_a_match():
+    win_r = 'tap OK\n' + taps('RED', 15) + 'tap OK\ntap OK\nstate\n'
+    win_b = 'tap OK\n' + taps('BLUE', 15) + 'tap OK\ntap OK\nstate\n'
+    (g1, g2), _ = play(win_r + win_b)
+    assert g1['games'] == {'red': 1, 'blue': 0} and g2['games'] == {'red': 1, 'blue': 1}
+    assert g1['hammer'] == 'red' and g2['hammer'] == 'blue'     # the starter alternates
