@@ -390,8 +390,7 @@ def test_menu_test_item_names_each_button():
     assert red['menu'] == {'item': 'test', 'value': 'RED'}
     assert blue['menu']['value'] == 'BLUE' and ok['menu']['value'] == 'OK'
     assert minus['menu']['value'] == 'RED_MINUS'
-    assert left['screen'] != 'menu' or left['menu']['item'] != 'test' or \
-        left['menu']['value'] not in ('RED', 'BLUE', 'OK', 'RED_MINUS')
+    assert left['screen'] == 'setup' and 'menu' not in left       # OK long leaves
 
 
 # --- the other games through the buttons -------------------------------------------------
@@ -586,3 +585,23 @@ def test_best_of_one_each_game_is_a_match():
     (g1, g2), _ = play(win_r + win_b)
     assert g1['games'] == {'red': 1, 'blue': 0} and g2['games'] == {'red': 1, 'blue': 1}
     assert g1['hammer'] == 'red' and g2['hammer'] == 'blue'     # the starter alternates
+
+
+def test_set_aside_variants():
+    base = 'tap OK\n' + taps('RED', 2) + 'tap OK\n'               # red 2, frame 2
+    change = MENU + 'tap BLUE\n' + LEAVE
+    # a game over (not banked) that a menu change replaces comes back to its game over
+    (v,), _ = play('tap OK\n' + taps('RED', 15) + 'tap OK\n' + change + LEAVE + 'state')
+    assert (v['screen'], v['game'], v['winner'], v['red']) == ('over', 'knockoff', 'red', 15)
+    # choosing the hammer on the setup that follows is no entry: the game still comes back
+    (v,), _ = play(base + change + 'tap RED\ntap BLUE\n' + LEAVE + 'state')
+    assert (v['screen'], v['game'], v['red'], v['frame']) == ('play', 'knockoff', 2, 2)
+    # a second menu change on that setup replaces no game in play: the first still comes back
+    (v,), _ = play(base + change + change + LEAVE + 'state')
+    assert (v['screen'], v['game'], v['red'], v['frame']) == ('play', 'knockoff', 2, 2)
+    # a bank, then a menu change on the setup that follows: the banked game still comes back
+    (v,), _ = play('tap OK\n' + taps('RED', 15) + 'tap OK\ntap OK\n' + change + LEAVE + 'state')
+    assert (v['screen'], v['winner'], v['games']) == ('over', 'red', {'red': 0, 'blue': 0})
+    # it comes back once: the next OK long is an undo in that game
+    (a, b), _ = play(base + change + LEAVE + 'state\n' + LEAVE + 'state')
+    assert a['red'] == 2 and (b['red'], b['frame'], b['screen']) == (0, 1, 'play')
