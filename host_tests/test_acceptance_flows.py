@@ -605,3 +605,31 @@ def test_set_aside_variants():
     # it comes back once: the next OK long is an undo in that game
     (a, b), _ = play(base + change + LEAVE + 'state\n' + LEAVE + 'state')
     assert a['red'] == 2 and (b['red'], b['frame'], b['screen']) == (0, 1, 'play')
+
+
+def test_lamp_test_dim_and_off_on_the_default_board():
+    sim = new_sim('pico_tm1637', 'lamp', Out())
+
+    def segs():
+        return [c.digits() for g in sim.chips for c in g]
+
+    def levels():
+        return [(c.on, c.level) for g in sim.chips for c in g]
+
+    sim.advance(100)
+    lamp = segs()
+    assert lamp and all(all(d == 0xFF for d in digits) for digits in lamp)   # every segment
+    sim.advance(1500)
+    assert segs() != lamp                                                  # then the setup
+    play('tap OK\ntap RED\ntap OK', sim)
+    awake = levels()
+    assert all(on for on, _ in awake)
+    sim.advance(590000)
+    assert levels() == awake                                               # 9.8 min: as it was
+    sim.advance(20000)
+    dim = levels()
+    assert all(on for on, _ in dim) and all(d < a for (_, d), (_, a) in zip(dim, awake))
+    sim.advance(3000000)
+    assert all(not on for on, _ in levels()) and sim.app.ctl.view['screen'] == 'sleep'
+    play('tap RED', sim)
+    assert levels() == awake and sim.app.ctl.view['pending']['red'] == 0   # only woken
