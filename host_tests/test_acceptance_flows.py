@@ -633,3 +633,9 @@ def test_lamp_test_dim_and_off_on_the_default_board():
     assert all(not on for on, _ in levels()) and sim.app.ctl.view['screen'] == 'sleep'
     play('tap RED', sim)
     assert levels() == awake and sim.app.ctl.view['pending']['red'] == 0   # only woken
+
+
+def test_games_won_are_kept_across_a_game_change():
+    (v,), _ = play('tap OK\n' + taps('RED', 15) + 'tap OK\ntap OK\ntap OK\ntap RED\ntap OK\n' +
+                   MENU + 'tap BLUE\n' + LEAVE + 'state')
+    assert (v['screen'], v['game'], v['games']) == ('setup', 'tapdraw', {'red': 1, 'blue': 0})
