@@ -160,3 +160,23 @@ def test_a_slot_that_cannot_be_written_still_saves(tmp_path):
     s = views(sim(tmp_path, 'state\ntap RED\ntap OK\npower-cut\nstate\n', '--flash', str(flash)))
     assert s[-1]['screen'] == 'play'
     assert s[-1]['red'] == s[0]['red'] + 1   # the new entry survived the power cut
+
+
+def test_a_power_cut_after_every_committed_step_changes_nothing(tmp_path):
+    # The seed 000 game, a line move, an undo and a redo, a win and a bank: the same script
+    # with a power cut after every step that commits ends exactly where the uncut one does.
+    # '!' marks a step after which the cut comes (never inside the menu: it is RAM).
+    steps = (['tap OK!'] + ['tap BLUE'] * 5 + ['tap OK!'] + ['tap RED'] * 4 + ['tap OK!'] +
+             ['tap RED'] * 4 + ['tap OK!'] + ['tap BLUE'] * 3 + ['tap OK!'] +
+             ['hold OK 3100', 'tap OK', 'tap RED', 'tap RED', 'tap RED', 'hold OK 1000!',
+              'hold OK 1000!', 'chord RED BLUE 1200!'] +
+             ['tap RED'] * 4 + ['tap OK!', 'state', 'tap OK!', 'state'])
+    plain = ''.join(x.rstrip('!') + '\n' for x in steps)
+    cut = ''.join(x.rstrip('!') + '\n' + ('power-cut\nwait 1200\n' if x.endswith('!') else '')
+                  for x in steps)
+    a = views(sim(tmp_path, plain))
+    b = views(sim(tmp_path, cut, name='cut.txt'))
+    assert a[0]['screen'] == 'over' and a[0]['winner'] == 'red' and a[0]['target'] == 12
+    assert a[1]['screen'] == 'setup' and a[1]['games'] == {'red': 1, 'blue': 0}
+    strip = [{k: v[k] for k in v if k != 'message'} for v in a]
+    assert [{k: v[k] for k in v if k != 'message'} for v in b] == strip
