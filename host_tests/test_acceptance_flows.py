@@ -639,3 +639,14 @@ def test_games_won_are_kept_across_a_game_change():
     (v,), _ = play('tap OK\n' + taps('RED', 15) + 'tap OK\ntap OK\ntap OK\ntap RED\ntap OK\n' +
                    MENU + 'tap BLUE\n' + LEAVE + 'state')
     assert (v['screen'], v['game'], v['games']) == ('setup', 'tapdraw', {'red': 1, 'blue': 0})
+
+
+def test_settings_survive_a_power_cut():
+    cut = 'power-cut\nwait 1500\n'
+    s, _ = play('tap OK\ntap RED\ntap OK\n' + MENU + taps('OK', 6) + 'tap BLUE\ntap OK\n'
+                'tap BLUE\ntap BLUE\n' + LEAVE + cut + MENU + taps('OK', 6) + 'state\ntap OK\n'
+                'state\n' + LEAVE + MENU + 'tap OK\ntap OK\ntap BLUE\n' + LEAVE + cut + MENU +
+                'tap OK\ntap OK\nstate')
+    assert [v['menu'] for v in s] == [{'item': 'best_of', 'value': 3},
+                                      {'item': 'brightness', 'value': 8},
+                                      {'item': 'doubles', 'value': True}]
