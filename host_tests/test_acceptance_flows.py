@@ -650,3 +650,22 @@ def test_settings_survive_a_power_cut():
     assert [v['menu'] for v in s] == [{'item': 'best_of', 'value': 3},
                                       {'item': 'brightness', 'value': 8},
                                       {'item': 'doubles', 'value': True}]
+
+
+def test_raising_the_line_at_game_over_puts_the_game_back_in_play():
+    s, _ = play('tap OK\n' + taps('RED', 15) + 'tap OK\nstate\n' + MENU + 'tap OK\n' +
+                taps('BLUE', 6) + LEAVE + 'state\n' + LEAVE + 'state')
+    over, back, undone = s
+    assert over['screen'] == 'over'
+    assert (back['screen'], back['target'], back['winner'], back['red']) == ('play', 21, None, 15)
+    assert (undone['screen'], undone['target'], undone['winner']) == ('over', 15, 'red')
+
+
+def test_shove_hapenny_coins_of_a_turn_survive_a_power_cut():
+    s, _ = play(to_game('shovehapenny') + 'tap OK\ntap BLUE\ntap OK\ntap BLUE\ntap OK\ntap OK\n'
+                'state\npower-cut\nwait 1500\nstate\ntap OK\ntap OK\nstate\ntap OK\nstate')
+    before, after, five, sixth = s
+    assert before['beds']['red'][:3] == [0, 1, 2] and after['beds'] == before['beds']
+    assert (after['turn'], after['screen']) == ('red', 'play')
+    assert five['red'] + five['blue'] == 5            # two more coins after the cut, no more
+    assert sixth['beds'] == five['beds'] and sixth['message']
