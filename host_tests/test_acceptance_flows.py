@@ -669,3 +669,17 @@ def test_shove_hapenny_coins_of_a_turn_survive_a_power_cut():
     assert (after['turn'], after['screen']) == ('red', 'play')
     assert five['red'] + five['blue'] == 5            # two more coins after the cut, no more
     assert sixth['beds'] == five['beds'] and sixth['message']
+
+
+def test_the_deciding_bank_can_be_taken_back_and_a_new_match_follows():
+    win_r = 'tap OK\n' + taps('RED', 15) + 'tap OK\ntap OK\n'
+    s, _ = play(MENU + taps('OK', 6) + 'tap BLUE\n' + LEAVE + win_r + win_r + 'state\n' + LEAVE +
+                'state\ntap OK\nstate\n' + win_r + 'state')
+    match, unbanked, again, next_match = s
+    assert match['games'] == {'red': 2, 'blue': 0} and match['legs'] == {'red': 2, 'blue': 0}
+    assert match['message']                                   # best of 3 decided: said
+    assert (unbanked['screen'], unbanked['winner']) == ('over', 'red')
+    assert unbanked['games'] == {'red': 1, 'blue': 0} and unbanked['legs'] == {'red': 1, 'blue': 0}
+    assert again['games'] == match['games'] and again['legs'] == match['legs']
+    assert next_match['games'] == {'red': 3, 'blue': 0}
+    assert next_match['legs'] == {'red': 1, 'blue': 0}       # a new match began
