@@ -87,3 +87,19 @@ def test_doubles_says_which_end_shoots_after_each_frame():
     assert (v['red'], v['end'], v['message']) == (2, 2, 'end 2'), v
     (v,), _ = play('wait 2500\nstate\n', sim)
     assert v['message'] is None and v['end'] == 2, v
+
+
+def test_a_press_script_on_standard_input():
+    # `tools/sim.py --script -` reads the script from a pipe, as a file would be read.
+    import subprocess
+    import sys
+    if sys.implementation.name == 'micropython':
+        return                  # the front end is CPython's; the engine runs either way
+    import json
+    import os
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    r = subprocess.run([sys.executable, os.path.join(root, 'tools', 'sim.py'), '--script', '-'],
+                       input=b'tap OK\ntap RED\nstate\n', capture_output=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    (v,) = [json.loads(x) for x in r.stdout.decode().split('\n') if x.startswith('{')]
+    assert v['screen'] == 'play' and v['pending'] == {'red': 1, 'blue': 0}, v

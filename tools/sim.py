@@ -115,8 +115,17 @@ def known_boards():
 
 
 def run_script(args, flash):
-    r = subprocess.run(engine_cmd(args, flash, ['--script', os.path.abspath(args.script)]))
-    return r.returncode
+    if args.script != '-':
+        return subprocess.run(engine_cmd(args, flash, ['--script', os.path.abspath(
+            args.script)])).returncode
+    # A script on standard input: the engine checks a script whole before it runs it, so it
+    # reads a file; the pipe is copied into a temporary one, in pieces.
+    with tempfile.NamedTemporaryFile(prefix='scoreboard-script-', delete=False) as f:
+        shutil.copyfileobj(sys.stdin.buffer, f)
+    try:
+        return subprocess.run(engine_cmd(args, flash, ['--script', f.name])).returncode
+    finally:
+        os.remove(f.name)
 
 
 def interactive(args, flash):
@@ -222,7 +231,8 @@ def script_help():
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split('\n')[0], epilog=script_help(),
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument('--script', help='press script to run on virtual time')
+    p.add_argument('--script', help='press script to run on virtual time (- reads it from '
+                   'standard input)')
     p.add_argument('--board', default=os.environ.get('BOARD') or DEFAULT_BOARD)
     p.add_argument('--flash', help='folder that keeps the virtual flash between runs')
     p.add_argument('--cpython', action='store_true', help='run the firmware under CPython')
@@ -238,7 +248,7 @@ def main(argv=None):
         print('unknown board %r; known boards: %s' % (args.board, ', '.join(boards)),
               file=sys.stderr)
         return 2
-    if args.script and not os.path.isfile(args.script):
+    if args.script and args.script != '-' and not os.path.isfile(args.script):
         print('no such script: %s' % args.script, file=sys.stderr)
         return 2
     tmp = None
