@@ -5,6 +5,7 @@
 #
 # Seven-segment spellings are mixed case, each letter in the shape a seven-segment digit can show
 # (the 'b', 'd', 'n', 'r', 't' forms); the matrices fold them to upper case.
+from ..compat import const
 
 # Menu item labels (the item list itself is ui/menu.py's): item, 2 cells (4-digit modules with
 # the value beside it), up to 4 cells (a 4-digit module of its own), 3 letters (32x8 matrix, the
@@ -14,70 +15,115 @@ SHORT = 2
 COMPACT = 3
 FULL = 4
 
-LABELS = (
-    ('game', 'gA', 'gAmE', 'GAM', 'GAME'),
-    ('target', 'tg', 'tgt', 'TGT', 'TARGET'),
-    ('doubles', 'db', 'dbL', 'DBL', 'DOUBLES'),
-    ('blank', 'bL', 'bLnk', 'BLK', 'BLANK'),
-    ('hanger', 'hA', 'hAng', 'HNG', 'HANGER'),
-    ('handicap', 'hc', 'hcP', 'HCP', 'HANDICAP'),
-    ('corner', 'co', 'Corn', 'CRN', 'CORNER'),
-    ('beds', 'bd', 'bEdS', 'BED', 'BEDS'),
-    ('gift', 'gF', 'gIFt', 'GFT', 'GIFT'),
-    ('last_mark', 'LA', 'LASt', 'LST', 'LAST MARK'),
-    ('best_of', 'bo', 'bESt', 'BO', 'BEST OF'),
-    ('brightness', 'br', 'brit', 'BRI', 'BRIGHT'),
-    ('new_game', 'nE', 'nEw', 'NEW', 'NEW GAME'),
-    ('reset_games', 'rS', 'rSEt', 'RST', 'RESET WINS'),
-    ('test', 'tE', 'tESt', 'TST', 'TEST'),
-    ('sound', 'So', 'Snd', 'SND', 'SOUND'),
-    ('learn', 'Lr', 'Lrn', 'LRN', 'LEARN'),
-    ('unpair', 'uP', 'unPr', 'UNP', 'UNPAIR'),
+# The words are one bytes object, not tuples of str: each str is a heap object (and a qstr),
+# where a byte costs a byte (on the 32-bit port the tables cost 4.8 KB as tuples). A row is
+# the key and its four forms, each ending in ','. label() and word() return a word as a
+# negative int (~field); text(), size() and code() read a word or a str alike, so the layouts
+# draw either without allocating.
+_LABELS = const(18)     # rows of LABELS before VALUES in _WORDS
+_WORDS = (
+    b'game,gA,gAmE,GAM,GAME,'
+    b'target,tg,tgt,TGT,TARGET,'
+    b'doubles,db,dbL,DBL,DOUBLES,'
+    b'blank,bL,bLnk,BLK,BLANK,'
+    b'hanger,hA,hAng,HNG,HANGER,'
+    b'handicap,hc,hcP,HCP,HANDICAP,'
+    b'corner,co,Corn,CRN,CORNER,'
+    b'beds,bd,bEdS,BED,BEDS,'
+    b'gift,gF,gIFt,GFT,GIFT,'
+    b'last_mark,LA,LASt,LST,LAST MARK,'
+    b'best_of,bo,bESt,BO,BEST OF,'
+    b'brightness,br,brit,BRI,BRIGHT,'
+    b'new_game,nE,nEw,NEW,NEW GAME,'
+    b'reset_games,rS,rSEt,RST,RESET WINS,'
+    b'test,tE,tESt,TST,TEST,'
+    b'sound,So,Snd,SND,SOUND,'
+    b'learn,Lr,Lrn,LRN,LEARN,'
+    b'unpair,uP,unPr,UNP,UNPAIR,'
+    # Menu values as the core spells them: value, 2 cells, 3 cells, 32x8 matrix, full (64x16).
+    b'knockoff,ko,ko,KO,KNOCKOFF,'
+    b'tapdraw,td,td,TAP,TAP DRAW,'
+    b'horsecollar,hc,hc,HC,HORSE,'
+    b'fourframe,4F,4Fr,4FR,4 FRAME,'
+    b'practice,Pr,Pr,PRA,PRACTICE,'
+    b'shovehapenny,SH,SHo,SHV,SHOVE,'
+    b'switch,SW,SWi,SWAP,SWITCH,'
+    b'keep,kP,kEP,KEEP,KEEP,'
+    b'any,An,Any,ANY,ANY,'
+    b'earned,Er,Ern,EARN,EARNED,'
+    b'no,no,no,NO,NO,'
+    b'yes,yE,yES,YES,YES,'
+    b'red,r,rEd,RED,RED,'
+    b'blue,b,bLu,BLUE,BLUE,'
 )
 
-# Menu values as the core spells them: value, 2 cells, 3 cells, 32x8 matrix, full (64x16).
-VALUES = (
-    ('knockoff', 'ko', 'ko', 'KO', 'KNOCKOFF'),
-    ('tapdraw', 'td', 'td', 'TAP', 'TAP DRAW'),
-    ('horsecollar', 'hc', 'hc', 'HC', 'HORSE'),
-    ('fourframe', '4F', '4Fr', '4FR', '4 FRAME'),
-    ('practice', 'Pr', 'Pr', 'PRA', 'PRACTICE'),
-    ('shovehapenny', 'SH', 'SHo', 'SHV', 'SHOVE'),
-    ('switch', 'SW', 'SWi', 'SWAP', 'SWITCH'),
-    ('keep', 'kP', 'kEP', 'KEEP', 'KEEP'),
-    ('any', 'An', 'Any', 'ANY', 'ANY'),
-    ('earned', 'Er', 'Ern', 'EARN', 'EARNED'),
-    ('no', 'no', 'no', 'NO', 'NO'),
-    ('yes', 'yE', 'yES', 'YES', 'YES'),
-    ('red', 'r', 'rEd', 'RED', 'RED'),
-    ('blue', 'b', 'bLu', 'BLUE', 'BLUE'),
-)
+
+def _starts():
+    # _START[k]: where field k of _WORDS starts; _START[k + 1] - 1: where it ends
+    from array import array
+    a = array('H', [0])
+    for i in range(len(_WORDS)):
+        if _WORDS[i] == 44:     # ','
+            a.append(i + 1)
+    return a
 
 
-def _find(table, key, col):
-    for row in table:
-        if row[0] == key:
-            return row[col]
+_START = _starts()
+
+
+def size(s):
+    """Characters in s, a str or a word of label()/word()."""
+    if type(s) is int:
+        return _START[~s + 1] - _START[~s] - 1
+    return len(s)
+
+
+def code(s, i):
+    """The character code of character i of s, a str or a word of label()/word()."""
+    if type(s) is int:
+        return _WORDS[_START[~s] + i]
+    return ord(s[i])
+
+
+def is_text(v):
+    """True for a str or a word (the menu's values are else numbers, never negative)."""
+    return isinstance(v, str) or (type(v) is int and v < 0)
+
+
+def _find(first, rows, key, form):
+    if not isinstance(key, str):
+        return None
+    n = len(key)
+    for r in range(first, first + rows):
+        k = r * 5
+        o = _START[k]
+        if _START[k + 1] - o - 1 != n:
+            continue
+        for i in range(n):
+            if _WORDS[o + i] != ord(key[i]):
+                break
+        else:
+            return ~(k + form)
     return None
 
 
 def label(item, form):
-    """The label of menu item `item` in form TINY, SHORT, COMPACT or FULL; an unknown item
-    as its own name (a new item shows before it has a label)."""
-    s = _find(LABELS, item, form)
+    """The label of menu item `item` in form TINY, SHORT, COMPACT or FULL (a word: see
+    size()); an unknown item as its own name (a new item shows before it has a label)."""
+    s = _find(0, _LABELS, item, form)
     if s is None:
         return item if isinstance(item, str) else ''
     return s
 
 
 def word(v, form):
-    """A menu value in form TINY, SHORT (3 cells), COMPACT or FULL: None when `v` is not a
-    word the table knows (numbers, new words)."""
+    """A menu value in form TINY, SHORT (3 cells), COMPACT or FULL (a word: see size()): None
+    when `v` is not a word the table knows (numbers, new words)."""
     if v is True:
         v = 'yes'
     elif v is False:
         v = 'no'
-    return _find(VALUES, v, form)
+    return _find(_LABELS, (len(_START) - 1) // 5 - _LABELS, v, form)
 
 
 # ---- readers of the view model --------------------------------------------------------------
