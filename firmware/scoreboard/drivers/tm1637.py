@@ -27,20 +27,18 @@ try:
 except ImportError:          # CPython: the host never waits on the bus
     sleep_us = None  # type: ignore[assignment]
 
-CMD_DATA = const(0x40)
-CMD_ADDR = const(0xC0)
-CMD_DISPLAY_ON = const(0x88)
-CMD_DISPLAY_OFF = const(0x80)
-DELAY_US = const(5)
+_CMD_DATA = const(0x40)
+_CMD_ADDR = const(0xC0)
+_CMD_DISPLAY_ON = const(0x88)
+_CMD_DISPLAY_OFF = const(0x80)
+_DELAY_US = const(5)
 ORDER_6 = (2, 1, 0, 5, 4, 3)
 
-# The unix port (simulator, tests) has sleep_us but nothing on the other end needs it.
-_HOST = sys.platform in ('linux', 'darwin', 'win32')
 
 
 class TM1637:
     def __init__(self, clk, dio, digits=4, order=None, colour=None, brightness=7,
-                 delay_us=DELAY_US):
+                 delay_us=_DELAY_US):
         self.clk = clk
         self.dio = dio
         self.width = digits
@@ -58,7 +56,9 @@ class TM1637:
         for pos in range(digits):
             src[order[pos]] = pos + 1
         self._src = src
-        self._delay = 0 if (sleep_us is None or _HOST) else delay_us
+        # the unix port (simulator, tests) has sleep_us but nothing on the other end needs it
+        self._delay = 0 if (sleep_us is None or sys.platform in ('linux', 'darwin', 'win32')) \
+            else delay_us
         self._level = clamp(brightness)
         self._on = True
         self.nacks = 0
@@ -111,14 +111,14 @@ class TM1637:
         self._stop()
 
     def _control(self):
-        self._command((CMD_DISPLAY_ON | self._level) if self._on else CMD_DISPLAY_OFF)
+        self._command((_CMD_DISPLAY_ON | self._level) if self._on else _CMD_DISPLAY_OFF)
 
     # ---- public ----
     def show(self):
         """Send buf (canonical segment bytes, left to right) and the display control."""
-        self._command(CMD_DATA)
+        self._command(_CMD_DATA)
         self._start()
-        self._write(CMD_ADDR)
+        self._write(_CMD_ADDR)
         buf = self.buf
         src = self._src
         for a in range(self.grids):

@@ -69,6 +69,7 @@ def _starts():
 
 
 _START = _starts()
+del _starts             # run once: its code is freed
 
 
 def size(s):
