@@ -18,49 +18,12 @@ SHOT = 3    # ['s', points]
 MARK = 4    # ['m', bed]
 END = 5     # ['e']
 ARG_MAX = 1023
-_NAMES = ('', 'f', 't', 's', 'm', 'e')
-_ARGS = (0, 2, 1, 1, 1, 0)
 
 
 def encode(op, a=0, b=0):
     if a > ARG_MAX or b > ARG_MAX:
         raise RuleError('number too large')
     return op | a << 3 | b << 13
-
-
-def entry_to_list(code):
-    op = code & 7
-    n = _ARGS[op]
-    if n == 2:
-        return [_NAMES[op], (code >> 3) & ARG_MAX, code >> 13]
-    if n == 1:
-        return [_NAMES[op], (code >> 3) & ARG_MAX]
-    return [_NAMES[op]]
-
-
-def entry_from_list(e):
-    if type(e) is int:
-        # the compact form: the code itself, checked like any other entry
-        op = e & 7
-        if op < 1 or op >= len(_NAMES) or e < 0 or e >> 23:
-            raise RuleError('damaged entry')
-        n = _ARGS[op]
-        if (n < 2 and e >> 13) or (n < 1 and (e >> 3) & ARG_MAX):
-            raise RuleError('damaged entry')
-        return e
-    if type(e) is not list and type(e) is not tuple or not e or type(e[0]) is not str:
-        raise RuleError('damaged entry')
-    for op in range(1, len(_NAMES)):
-        if _NAMES[op] == e[0]:
-            break
-    else:
-        raise RuleError('damaged entry')
-    if len(e) != 1 + _ARGS[op]:
-        raise RuleError('damaged entry')
-    for x in e[1:]:
-        if type(x) is not int or x < 0 or x > ARG_MAX:
-            raise RuleError('damaged entry')
-    return encode(op, *e[1:])
 
 
 class RuleError(ValueError):
@@ -315,20 +278,10 @@ class Game:
             log = self._log
             redo = self._redo
         else:
+            from .saved import entry_to_list
             log = [entry_to_list(e) for e in self._log]
             redo = [entry_to_list(e) for e in self._redo]
         return {'format': FORMAT, 'kind': self.KIND, 'options': opts, 'log': log, 'redo': redo}
-
-    def _load_log(self, log, redo):
-        # Replay the log and, on top, the redo stack (last item first, as redo would apply it)
-        # so that a damaged redo stack is refused now rather than on some later redo.
-        for e in log:
-            self._enter(e)
-        for i in range(len(redo) - 1, -1, -1):
-            self._enter(redo[i])
-        self._log = log
-        self._redo = redo
-        self._replay()
 
 
 def make_options(cls, given):
