@@ -72,20 +72,6 @@ class TM1637:
         if d:
             sleep_us(d)
 
-    def _start(self):
-        self.dio(0)
-        self._wait()
-        self.clk(0)
-        self._wait()
-
-    def _stop(self):
-        self.dio(0)
-        self._wait()
-        self.clk(1)
-        self._wait()
-        self.dio(1)
-        self._wait()
-
     def _write(self, b):
         clk = self.clk
         dio = self.dio
@@ -105,26 +91,36 @@ class TM1637:
         clk(0)
         self._wait()
 
-    def _command(self, cmd):
-        self._start()
+    def _send(self, cmd, data=False):
+        """One transfer: start, the command byte, with data the digits (grid 1 first), stop."""
+        dio = self.dio
+        clk = self.clk
+        dio(0)                  # start: DIO falls while CLK is high
+        self._wait()
+        clk(0)
+        self._wait()
         self._write(cmd)
-        self._stop()
+        if data:
+            buf = self.buf
+            src = self._src
+            for a in range(self.grids):
+                p = src[a]
+                self._write(buf[p - 1] if p else 0)
+        dio(0)                  # stop: DIO rises while CLK is high
+        self._wait()
+        clk(1)
+        self._wait()
+        dio(1)
+        self._wait()
 
     def _control(self):
-        self._command((_CMD_DISPLAY_ON | self._level) if self._on else _CMD_DISPLAY_OFF)
+        self._send((_CMD_DISPLAY_ON | self._level) if self._on else _CMD_DISPLAY_OFF)
 
     # ---- public ----
     def show(self):
         """Send buf (canonical segment bytes, left to right) and the display control."""
-        self._command(_CMD_DATA)
-        self._start()
-        self._write(_CMD_ADDR)
-        buf = self.buf
-        src = self._src
-        for a in range(self.grids):
-            p = src[a]
-            self._write(buf[p - 1] if p else 0)
-        self._stop()
+        self._send(_CMD_DATA)
+        self._send(_CMD_ADDR, True)
         self._control()
 
     def brightness(self, level):

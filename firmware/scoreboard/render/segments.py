@@ -97,12 +97,6 @@ def number(buf, start, width, v):
         i -= 1
 
 
-def _glyph(o):
-    if o < 32 or o > 127:
-        return 0
-    return FONT[o - 32]
-
-
 def cells(s):
     """Cells text s (a str or a vocab word) takes: a '.' folds into the character before it."""
     n = 0
@@ -125,7 +119,7 @@ def cell(s, k):
     while i < ln:
         o = code(s, i)
         i += 1
-        seg = _glyph(o)
+        seg = FONT[o - 32] if 32 <= o <= 127 else 0
         if o != 46 and i < ln and code(s, i) == 46:
             seg |= _DP
             i += 1
@@ -239,25 +233,15 @@ def counted(buf, start, width, letter, v):
     number(buf, start + 1, width - 1, v)
 
 
-def _lead_is_target(view):
-    """The rules page leads with the target ('t15'), or with the frame ('F3') where the game
-    has no target line."""
-    return num(view, 'target') > 0
-
-
 def _lead(buf, start, width, view):
-    """The rules page's first token, 't15' or 'F3': its letter, then the number right-aligned
-    in the rest of the cells."""
-    if _lead_is_target(view):
-        counted(buf, start, width, 't', num(view, 'target'))
-    else:
-        counted(buf, start, width, 'F', num(view, 'frame'))
-
-
-def _lead_cells(view):
-    if _lead_is_target(view):
-        return 1 + ndigits(num(view, 'target'))
-    return 1 + ndigits(num(view, 'frame'))
+    """The rules page's first token, 't15' or 'F3' (the target, or the frame where the game has
+    no target line): its letter, then the number right-aligned in the rest of the cells. With
+    buf None, only the cells it takes at the least."""
+    t = num(view, 'target')
+    v = t if t > 0 else num(view, 'frame')
+    if buf is None:
+        return 1 + ndigits(v)
+    counted(buf, start, width, 't' if t > 0 else 'F', v)
 
 
 def _end_word(buf, start, width, view):

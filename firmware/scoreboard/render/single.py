@@ -4,7 +4,7 @@
 from scoreboard.render.font7 import BAR, FONT
 from scoreboard.render import vocab
 from scoreboard.render.vocab import num, side_num, marked, blink
-from scoreboard.render.segments import (_Layout, _end_word, _lead, _lead_cells, _page, _wants_cell,
+from scoreboard.render.segments import (_Layout, _end_word, _lead, _page, _wants_cell,
                                         cells, clear, counted, field, label, number, score, text,
                                         value, _COUNT_KEY, _COUNT_LETTER)
 
@@ -157,7 +157,7 @@ class SingleLayout(_Layout):
             else:
                 text(buf, 0, w, 'uuin')
         elif pg == _P_RULES:
-            n = _lead_cells(view)
+            n = _lead(None, 0, 0, view)
             if n + 5 <= w:                           # 't15 End2'
                 _lead(buf, 0, n, view)
                 _end_word(buf, w - 4, 4, view)
