@@ -245,6 +245,7 @@ def wasm32_breakdown(build, tools, modules=False):
                            capture_output=True, text=True, timeout=300)
         sys.stdout.write(r.stdout if r.returncode == 0 else
                          'app: 32-bit run failed on %s: %s\n' % (board, r.stderr[-1000:]))
+    wasm32_romfs(build, tools, node, prefix)
 
 
 # Where the firmware code figure goes, module by module: each module imported in a call of its
@@ -284,6 +285,55 @@ def module_steps(board):
     steps += [MEASURE_AS % prev, board + '.displays()\n', SETTLE, MEASURE_AS % 'displays()',
               'virtual_board.VirtualBoard(%s)\n' % board, SETTLE, MEASURE_AS % 'chip model']
     return steps + [MODULE_TAIL]
+
+
+# The code figure again with the firmware and board files in a ROMFS image (vfs.VfsRom) on the
+# 32-bit port: bytecode and constants run in place, as frozen bytecode or a ROMFS partition
+# would on a board; the image is read before the first reading, so it is not counted (on a
+# board it is flash). What is left is the objects every module, function and class needs.
+ROMFS_STEPS = [
+    """import sys
+import gc
+import vfs
+with open('/romfs/code.img', 'rb') as f:
+    _img = f.read()
+vfs.mount(vfs.VfsRom(_img), '/rom')
+sys.path.insert(0, '/tools/virtual')
+sys.path.insert(0, '/rom')
+import machine
+import virtual_board
+_m = {}
+""", MEASURE % 't1', FIRMWARE_IMPORTS, 'gc.collect()\n', MEASURE % 't2',
+    "print('app (32-bit): firmware code + board + chip model with the bytecode in place (ROMFS "
+    "image of %%d bytes, not counted): %%d' %% (len(_img), _m['t2'] - _m['t1']))\n"]
+
+
+def wasm32_romfs(build, tools, node, prefix):
+    import json
+    import shutil
+    import subprocess
+    tree = os.path.join(prefix, 'romfs-tree')
+    shutil.rmtree(tree, ignore_errors=True)
+    shutil.copytree(build, tree)
+    shutil.copy(os.path.join(tools, 'boards', 'pico_tm1637.mpy'), tree)
+    image_dir = os.path.join(prefix, 'romfs')
+    os.makedirs(image_dir, exist_ok=True)
+    mpremote = os.path.join(os.path.dirname(sys.executable), 'mpremote')
+    r = subprocess.run([mpremote, 'romfs', '--no-mpy', '-o', os.path.join(image_dir, 'code.img'),
+                        'build', tree], capture_output=True, text=True)
+    if r.returncode:
+        print('app (32-bit): ROMFS figure skipped: ' + r.stderr.strip()[-300:])
+        return
+    job = {'heap': 1 << 20, 'copy': [[image_dir, '/romfs'], [tools, '/tools']],
+           'steps': [step % {'board': 'pico_tm1637'} for step in ROMFS_STEPS]}
+    path = os.path.join(prefix, 'steps-romfs.json')
+    with open(path, 'w') as f:
+        json.dump(job, f)
+    r = subprocess.run([node, os.path.join(WASM_PKG, 'run_steps.mjs'),
+                        os.path.join(prefix, 'node_modules'), path],
+                       capture_output=True, text=True, timeout=300)
+    sys.stdout.write(r.stdout if r.returncode == 0 else
+                     'app (32-bit): ROMFS run failed: %s\n' % r.stderr[-1000:])
 
 
 IDLE = '''
