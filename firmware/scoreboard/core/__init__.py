@@ -29,9 +29,12 @@ def options(kind):
 
 
 def new_game(kind, **opts):
-    from .base import make_options
     cls = game_class(kind)
-    return cls(make_options(cls, opts))
+    from . import make       # for the build only: dropped after it
+    try:
+        return cls(make.make_options(cls, opts))
+    finally:
+        drop('scoreboard.core.make')
 
 
 def load_game(d):

@@ -58,48 +58,6 @@ SIDE = (RED, BLUE)
 SIDE_OR_NONE = (None, RED, BLUE)
 
 
-def check_option(allowed, v):
-    """v if `allowed` (a choices tuple or a [lo, hi] list) takes it, else RuleError."""
-    if type(allowed) is list:
-        if type(v) is not int or v < allowed[0] or v > allowed[1]:
-            raise RuleError('expected a whole number %d..%d' % (allowed[0], allowed[1]))
-        return v
-    for c in allowed:
-        # type() as well as ==: True == 1 and 0 == False, but neither is the other's option
-        if type(c) is type(v) and c == v:
-            return v
-    raise RuleError('expected one of ' + ', '.join([str(c) for c in allowed]))
-
-
-def totals_bitmask(values, count, capped=0, cap=0, need=0):
-    """The totals that `count` weights or fewer can make, as a bitmask (bit n set: n is possible).
-
-    Each weight that scores is worth one of `values`, or `capped`, which at most `cap` weights
-    may be worth (horse collar's corner hangers; it may equal one of `values`: a weight worth
-    it that way is not limited). With `need`, a total counts only if some weight is worth
-    `need` or more; 0 (nothing scored) is always possible.
-    """
-    # states[c * 2 + q]: bitmask of sums made with c capped weights, q = a needed weight seen.
-    states = [0] * ((cap + 1) * 2)
-    states[1 if need == 0 else 0] = 1
-    for _ in range(count):
-        nxt = states[:]
-        for c in range(cap + 1):
-            for q in range(2):
-                m = states[c * 2 + q]
-                if not m:
-                    continue
-                for v in values:
-                    nxt[c * 2 + (1 if (q or v >= need) else 0)] |= m << v
-                if c < cap:
-                    nxt[(c + 1) * 2 + (1 if (q or capped >= need) else 0)] |= m << capped
-        states = nxt
-    mask = 1
-    for c in range(cap + 1):
-        mask |= states[c * 2 + 1]
-    return mask
-
-
 def possible(mask, n):
     return (mask >> n) & 1 == 1
 
@@ -137,7 +95,7 @@ class Game:
     #                    is, a whole turn), 'shot' (one weight) or 'bed' (a coin in a bed)
     FRAMES: object = None  # the fixed frame count of the default game, or None (a target)
     COLLARS = False    # the game counts scoreless turns (g.collars)
-    # (name, default, allowed) for every option this kind accepts (see check_option).
+    # (name, default, allowed) for every option this kind accepts (see make.check_option).
     OPTIONS: tuple = ()
 
     def __init__(self, opts):
@@ -284,17 +242,10 @@ class Game:
         return {'format': FORMAT, 'kind': self.KIND, 'options': opts, 'log': log, 'redo': redo}
 
 
-def make_options(cls, given):
-    opts = {}
-    for name, default, allowed in cls.OPTIONS:
-        if name in given:
-            try:
-                opts[name] = check_option(allowed, given[name])
-            except RuleError as e:   # say which option: 'corner: expected one of 26, 13'
-                raise RuleError('%s: %s' % (name, e.args[0]))
-        else:
-            opts[name] = default
-    for name in given:
-        if name not in opts:
-            raise RuleError('unknown option %s for %s' % (name, cls.KIND))
-    return opts
+def __getattr__(name):
+    # what building a game needs once lives in core/make.py (loaded for new_game, dropped
+    # after); base.totals_bitmask and base.make_options still name it
+    if name in ('totals_bitmask', 'make_options', 'check_option'):
+        from . import make
+        return getattr(make, name)
+    raise AttributeError(name)
