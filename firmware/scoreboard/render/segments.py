@@ -47,8 +47,7 @@ from ..compat import const
 
 _DP = const(0x80)
 _MINUS = const(0x40)
-_PLUS = PLUS             # the pending sign: segments d and g, no letter's shape
-_BAR = BAR               # the marker cell: segment d
+# PLUS, the pending sign: segments d and g, no letter's shape; BAR, the marker cell: segment d
 _GAP = const(2)          # blank cells between the end and the start of a scrolling message
 _ALT = const(3)          # one side at a time: switch every 2**_ALT phases (2 s)
 
@@ -180,11 +179,11 @@ def score(buf, start, width, total, pending, blink_on, left=False):
             nt = ndigits(total)
             number(buf, p0, nt, total)
             if blink_on:
-                buf[p0 + nt] = _PLUS
+                buf[p0 + nt] = PLUS
                 number(buf, p0 + nt + 1, np, pending)
             return p0 + nt - 1
         if blink_on:
-            buf[p0 + n - np - 1] = _PLUS
+            buf[p0 + n - np - 1] = PLUS
             number(buf, p0 + n - np, np, pending)
         else:
             number(buf, p0, n, total)
@@ -293,7 +292,7 @@ class _Layout:
         else:
             msg = view.get('message')
             if msg:
-                self._message(view, msg, phase)
+                scroll(buf, 0, self.width, msg, phase)
             else:
                 self._draw(view, phase)
         self._push()
@@ -304,9 +303,6 @@ class _Layout:
         for i in range(self.width):
             buf[i] = 0xFF
         self._push()
-
-    def _message(self, view, msg, phase):
-        scroll(self.buf, 0, self.width, msg, phase)
 
     def _push(self):
         buf = self.buf
@@ -364,7 +360,7 @@ class SidesLayout(_Layout):
             return
         i = self.rmark if side == 'red' else self.bmark
         if self.cell:
-            self.buf[i] = _BAR
+            self.buf[i] = BAR
         else:
             self.buf[i] |= _DP
 

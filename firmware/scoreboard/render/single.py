@@ -11,7 +11,6 @@ from scoreboard.render.segments import (_Layout, _end_word, _lead, _page, _wants
 from ..compat import const
 
 _DP = const(0x80)
-_BAR = BAR
 _ALT = const(3)          # one side at a time: switch every 2**_ALT phases (2 s)
 _P_TEXT = const(0)       # (segments.py's pages)
 _P_WORDS = const(1)
@@ -118,7 +117,7 @@ class SingleLayout(_Layout):
                 if not c:
                     buf[w - 1] |= _DP
                 elif buf[w - 1] == 0:
-                    buf[w - 1] = _BAR
+                    buf[w - 1] = BAR
             return
         # Red from the left edge, blue to the right edge: a gap between them whenever possible.
         rlast = score(buf, cr, hw - cr, red, pr, blink_on, True)
@@ -135,12 +134,12 @@ class SingleLayout(_Layout):
             if not c:
                 buf[rlast] |= _DP
             elif buf[0] == 0:
-                buf[0] = _BAR
+                buf[0] = BAR
         if marked(view, 'blue', blink_on):
             if not c:
                 buf[w - 1] |= _DP
             elif buf[w - 1] == 0:
-                buf[w - 1] = _BAR
+                buf[w - 1] = BAR
 
     def _page(self, view, pg, phase):
         buf = self.buf
@@ -194,6 +193,6 @@ class SingleLayout(_Layout):
             text(buf, (w - 3) // 2, 3, 'End')
             if blink_on:
                 if turn == 'red':
-                    buf[0] = _BAR if self.cell else _DP
+                    buf[0] = BAR if self.cell else _DP
                 elif turn == 'blue':
-                    buf[w - 1] = _BAR if self.cell else _DP
+                    buf[w - 1] = BAR if self.cell else _DP

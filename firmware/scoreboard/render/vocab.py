@@ -18,8 +18,8 @@ FULL = 4
 # The words are one bytes object, not tuples of str: each str is a heap object (and a qstr),
 # where a byte costs a byte (on the 32-bit port the tables cost 4.8 KB as tuples). A row is
 # the key and its four forms, each ending in ','. label() and word() return a word as a
-# negative int (~field); text(), size() and code() read a word or a str alike, so the layouts
-# draw either without allocating.
+# negative int (~ where it starts); size() and code() read a word or a str alike, so the
+# layouts draw either without allocating.
 _LABELS = const(18)     # rows of LABELS before VALUES in _WORDS
 _WORDS = (
     b'game,gA,gAmE,GAM,GAME,'
@@ -58,31 +58,24 @@ _WORDS = (
 )
 
 
-def _starts():
-    # _START[k]: where field k of _WORDS starts; _START[k + 1] - 1: where it ends
-    from array import array
-    a = array('H', [0])
-    for i in range(len(_WORDS)):
-        if _WORDS[i] == 44:     # ','
-            a.append(i + 1)
-    return a
-
-
-_START = _starts()
-del _starts             # run once: its code is freed
+def _end(o):
+    """Where the field of _WORDS that starts at o ends (its ',')."""
+    while _WORDS[o] != 44:
+        o += 1
+    return o
 
 
 def size(s):
     """Characters in s, a str or a word of label()/word()."""
     if type(s) is int:
-        return _START[~s + 1] - _START[~s] - 1
+        return _end(~s) - ~s
     return len(s)
 
 
 def code(s, i):
     """The character code of character i of s, a str or a word of label()/word()."""
     if type(s) is int:
-        return _WORDS[_START[~s] + i]
+        return _WORDS[~s + i]
     return ord(s[i])
 
 
@@ -91,27 +84,32 @@ def is_text(v):
     return isinstance(v, str) or (type(v) is int and v < 0)
 
 
-def _find(first, rows, key, form):
+def _find(values, key, form):
+    # the word of field `form` of the row whose key is `key`, among the labels or the values
     if not isinstance(key, str):
         return None
     n = len(key)
-    for r in range(first, first + rows):
-        k = r * 5
-        o = _START[k]
-        if _START[k + 1] - o - 1 != n:
-            continue
-        for i in range(n):
-            if _WORDS[o + i] != ord(key[i]):
-                break
-        else:
-            return ~(k + form)
+    o = 0
+    r = 0
+    while o < len(_WORDS):
+        if (r >= _LABELS) == values and _end(o) - o == n:
+            i = 0
+            while i < n and _WORDS[o + i] == ord(key[i]):
+                i += 1
+            if i == n:
+                for _ in range(form):
+                    o = _end(o) + 1
+                return ~o
+        for _ in range(5):          # the next row
+            o = _end(o) + 1
+        r += 1
     return None
 
 
 def label(item, form):
     """The label of menu item `item` in form TINY, SHORT, COMPACT or FULL (a word: see
     size()); an unknown item as its own name (a new item shows before it has a label)."""
-    s = _find(0, _LABELS, item, form)
+    s = _find(False, item, form)
     if s is None:
         return item if isinstance(item, str) else ''
     return s
@@ -124,7 +122,7 @@ def word(v, form):
         v = 'yes'
     elif v is False:
         v = 'no'
-    return _find(_LABELS, (len(_START) - 1) // 5 - _LABELS, v, form)
+    return _find(True, v, form)
 
 
 # ---- readers of the view model --------------------------------------------------------------
