@@ -23,11 +23,6 @@ def traits(kind):
     return game_class(kind)
 
 
-def options(kind):
-    """The options a kind accepts, as ((name, default), ...) in the order the menu shows them."""
-    return tuple((name, default) for name, default, _ in game_class(kind).OPTIONS)
-
-
 def new_game(kind, **opts):
     cls = game_class(kind)
     from . import make       # for the build only: dropped after it
