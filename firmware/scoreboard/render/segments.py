@@ -58,9 +58,8 @@ _P_RULES = const(2)      # the target (or frame) and the end
 _P_GAMES = const(3)
 _P_LEGS = const(4)
 _P_COLLARS = const(5)
-SETUP_PAGES = (_P_TEXT, _P_RULES, _P_GAMES, _P_LEGS)
-OVER_PAGES = (_P_TEXT, _P_WORDS, _P_RULES, _P_GAMES, _P_LEGS)
-OVER_PAGES_COLLARS = (_P_TEXT, _P_WORDS, _P_RULES, _P_GAMES, _P_LEGS, _P_COLLARS)
+# Game over shows the pages in this order (up to _P_LEGS, or _P_COLLARS in horse collar);
+# setup the same without _P_WORDS.
 
 
 # ---- drawing primitives on a bytearray of cells -------------------------------------------
@@ -262,9 +261,10 @@ def _page(view, phase):
     """The page of a setup or game-over screen showing in this phase."""
     if view.get('screen') == 'over' and view.get('winner') is None:
         return _P_TEXT
-    pages = SETUP_PAGES if view.get('screen') == 'setup' else (
-        OVER_PAGES_COLLARS if vocab.collars(view) else OVER_PAGES)
-    return pages[page(phase, len(pages))]
+    if view.get('screen') == 'setup':
+        p = page(phase, _P_LEGS)             # text, rules, games, legs
+        return p + 1 if p else _P_TEXT
+    return page(phase, (_P_COLLARS if vocab.collars(view) else _P_LEGS) + 1)
 
 
 _COUNT_KEY = ('', '', '', 'games', 'legs', 'collars')
