@@ -267,8 +267,8 @@ def _page(view, phase):
     return page(phase, (_P_COLLARS if vocab.collars(view) else _P_LEGS) + 1)
 
 
-_COUNT_KEY = ('', '', '', 'games', 'legs', 'collars')
-_COUNT_LETTER = ('', '', '', 'G', 'L', 'C')
+# The counts pages (_P_GAMES.. _P_COLLARS): the view key, and the letter ('GLC'[pg - _P_GAMES]).
+_COUNT_KEY = ('games', 'legs', 'collars')
 
 
 # ---- layouts ------------------------------------------------------------------------------
@@ -429,8 +429,8 @@ class SidesLayout(_Layout):
             _lead(buf, 0, rw, view)              # 't 15' on the red module
             _end_word(buf, rw, bw, view)         # 'End2' on the blue one
         else:
-            key = _COUNT_KEY[pg]
-            letter = _COUNT_LETTER[pg]
+            key = _COUNT_KEY[pg - _P_GAMES]
+            letter = 'GLC'[pg - _P_GAMES]
             counted(buf, 0, rw, letter, side_num(view, key, 'red'))
             counted(buf, rw, bw, letter, side_num(view, key, 'blue'))
 

@@ -6,7 +6,7 @@ from scoreboard.render import vocab
 from scoreboard.render.vocab import num, side_num, marked, blink
 from scoreboard.render.segments import (_Layout, _end_word, _lead, _page, _wants_cell,
                                         cells, clear, counted, field, label, number, score, text,
-                                        value, _COUNT_KEY, _COUNT_LETTER)
+                                        value, _COUNT_KEY)
 
 from ..compat import const
 
@@ -15,6 +15,7 @@ _ALT = const(3)          # one side at a time: switch every 2**_ALT phases (2 s)
 _P_TEXT = const(0)       # (segments.py's pages)
 _P_WORDS = const(1)
 _P_RULES = const(2)
+_P_GAMES = const(3)
 
 
 class SingleLayout(_Layout):
@@ -168,8 +169,8 @@ class SingleLayout(_Layout):
             else:
                 _end_word(buf, 0, w, view)           # 'End2'
         else:
-            key = _COUNT_KEY[pg]
-            letter = _COUNT_LETTER[pg]
+            key = _COUNT_KEY[pg - _P_GAMES]
+            letter = 'GLC'[pg - _P_GAMES]
             counted(buf, 0, hw, letter, side_num(view, key, 'red'))
             counted(buf, hw, w - hw, letter, side_num(view, key, 'blue'))
 

@@ -206,12 +206,12 @@ def blink(phase):
 # Setup and game-over screens cycle through pages, PAGE phases (2 s) each: the screen's own
 # text first, then the counts (DESIGN: the target, frame, end, games and legs show at setup
 # and game over, cycling with the setup text).
-PAGE_SHIFT = 3
+_PAGE_SHIFT = const(3)
 
 
 def page(phase, n):
     """Which of n pages shows in this phase."""
-    return (phase >> PAGE_SHIFT) % n
+    return (phase >> _PAGE_SHIFT) % n
 
 
 def winner_word(view):
