@@ -212,7 +212,7 @@ def code_in_place(build):
 WASM_PKG = os.path.join(ROOT, 'tools', 'wasm32')
 
 
-def wasm32_breakdown(build, tools):
+def wasm32_breakdown(build, tools, modules=False):
     import json
     import shutil
     import subprocess
@@ -229,13 +229,14 @@ def wasm32_breakdown(build, tools):
         print('app: 32-bit figures skipped: npm install failed: ' + r.stderr.strip()[-300:])
         return
     frames = [frame_line(i) + '\n' for i in range(100)]
-    for board in ('bare', 'pico_tm1637'):
+    for board in ('pico_tm1637',) if modules else ('bare', 'pico_tm1637'):
         subst = {'tools': '/tools', 'fw': '/fw', 'virtual': '/tools/virtual', 'board': board,
                  'boards': '/tools/' + ('fixtures' if board == 'bare' else 'boards'),
                  'flash': '/flash', 'label': 'app (32-bit, WebAssembly port):',
                  'budgets': board == 'pico_tm1637', 'code': BUDGET_CODE, 'run': BUDGET_RUN}
         job = {'heap': 1 << 20, 'copy': [[build, '/fw'], [tools, '/tools']],
-               'steps': [step % subst for step in breakdown_steps(frames)]}
+               'steps': [step % subst for step in (module_steps(board) if modules else
+                                                   breakdown_steps(frames))]}
         path = os.path.join(prefix, 'steps-%s.json' % board)
         with open(path, 'w') as f:
             json.dump(job, f)
@@ -244,6 +245,95 @@ def wasm32_breakdown(build, tools):
                            capture_output=True, text=True, timeout=300)
         sys.stdout.write(r.stdout if r.returncode == 0 else
                          'app: 32-bit run failed on %s: %s\n' % (board, r.stderr[-1000:]))
+    wasm32_romfs(build, tools, node, prefix)
+
+
+# Where the firmware code figure goes, module by module: each module imported in a call of its
+# own, dependencies first, with the live heap read after each (so a figure is that module's own
+# code objects, globals and what its import builds; a module another one imports lazily is
+# not counted). `python tools/bench_app.py modules` prints only this.
+MODULE_ORDER = (
+    'scoreboard', 'scoreboard.compat', 'scoreboard.core', 'scoreboard.core.base',
+    'scoreboard.core.knockoff', 'scoreboard.ui', 'scoreboard.ui.ticks', 'scoreboard.ui.keys',
+    'scoreboard.ui.debounce', 'scoreboard.ui.gestures', 'scoreboard.ui.input',
+    'scoreboard.ui.match', 'scoreboard.ui.state', 'scoreboard.ui.controller',
+    'scoreboard.store', 'scoreboard.drivers', 'scoreboard.drivers.buttons', 'scoreboard.app',
+    'scoreboard.render', 'scoreboard.render.font7', 'scoreboard.render.vocab',
+    'scoreboard.render.segments', 'scoreboard.drivers.tm1637', '%(board)s')
+# (the import in one call, the reading in the next: this port frees the import's garbage only
+# once its call has returned)
+MEASURE_AS = "gc.collect()\n_m.append((%r, gc.mem_alloc()))\n"
+SETTLE = "gc.collect()\n"
+MODULE_TAIL = """
+t = 0
+for i in range(1, len(_m)):
+    d = _m[i][1] - _m[i - 1][1]
+    t += d
+    print('app (32-bit): %%-28s %%6d' %% (_m[i][0], d))
+print('app (32-bit): %%-28s %%6d' %% ('firmware code + board + chips', t))
+"""
+
+
+def module_steps(board):
+    steps = [HARNESS_PATH + 'import gc\nimport os\nimport machine\nimport sim_engine\n'
+             'import virtual_board\n_m = []\n']
+    prev = 'start'
+    for name in MODULE_ORDER:
+        name = name % {'board': board}
+        steps += [MEASURE_AS % prev, 'import %s\n' % name, SETTLE]
+        prev = name
+    steps += [MEASURE_AS % prev, board + '.displays()\n', SETTLE, MEASURE_AS % 'displays()',
+              'virtual_board.VirtualBoard(%s)\n' % board, SETTLE, MEASURE_AS % 'chip model']
+    return steps + [MODULE_TAIL]
+
+
+# The code figure again with the firmware and board files in a ROMFS image (vfs.VfsRom) on the
+# 32-bit port: bytecode and constants run in place, as frozen bytecode or a ROMFS partition
+# would on a board; the image is read before the first reading, so it is not counted (on a
+# board it is flash). What is left is the objects every module, function and class needs.
+ROMFS_STEPS = [
+    """import sys
+import gc
+import vfs
+with open('/romfs/code.img', 'rb') as f:
+    _img = f.read()
+vfs.mount(vfs.VfsRom(_img), '/rom')
+sys.path.insert(0, '/tools/virtual')
+sys.path.insert(0, '/rom')
+import machine
+import virtual_board
+_m = {}
+""", MEASURE % 't1', FIRMWARE_IMPORTS, 'gc.collect()\n', MEASURE % 't2',
+    "print('app (32-bit): firmware code + board + chip model with the bytecode in place (ROMFS "
+    "image of %%d bytes, not counted): %%d' %% (len(_img), _m['t2'] - _m['t1']))\n"]
+
+
+def wasm32_romfs(build, tools, node, prefix):
+    import json
+    import shutil
+    import subprocess
+    tree = os.path.join(prefix, 'romfs-tree')
+    shutil.rmtree(tree, ignore_errors=True)
+    shutil.copytree(build, tree)
+    shutil.copy(os.path.join(tools, 'boards', 'pico_tm1637.mpy'), tree)
+    image_dir = os.path.join(prefix, 'romfs')
+    os.makedirs(image_dir, exist_ok=True)
+    mpremote = os.path.join(os.path.dirname(sys.executable), 'mpremote')
+    r = subprocess.run([mpremote, 'romfs', '--no-mpy', '-o', os.path.join(image_dir, 'code.img'),
+                        'build', tree], capture_output=True, text=True)
+    if r.returncode:
+        print('app (32-bit): ROMFS figure skipped: ' + r.stderr.strip()[-300:])
+        return
+    job = {'heap': 1 << 20, 'copy': [[image_dir, '/romfs'], [tools, '/tools']],
+           'steps': [step % {'board': 'pico_tm1637'} for step in ROMFS_STEPS]}
+    path = os.path.join(prefix, 'steps-romfs.json')
+    with open(path, 'w') as f:
+        json.dump(job, f)
+    r = subprocess.run([node, os.path.join(WASM_PKG, 'run_steps.mjs'),
+                        os.path.join(prefix, 'node_modules'), path],
+                       capture_output=True, text=True, timeout=300)
+    sys.stdout.write(r.stdout if r.returncode == 0 else
+                     'app (32-bit): ROMFS run failed: %s\n' % r.stderr[-1000:])
 
 
 IDLE = '''
@@ -278,6 +368,9 @@ def main():
     subprocess.run([MPY_CROSS, '-o', os.path.join(tools, 'sim_engine.mpy'),
                     os.path.join(ROOT, 'tools', 'sim_engine.py')], check=True)
     shutil.rmtree(os.path.join(tools, 'virtual', '__pycache__'), ignore_errors=True)
+    if sys.argv[1:] == ['modules']:
+        wasm32_breakdown(build, tools, modules=True)
+        return 0
     subst = {'tools': tools, 'root': ROOT, 'fw': build,
              'virtual': os.path.join(tools, 'virtual'),
              'tests': os.path.join(ROOT, 'host_tests')}

@@ -3,7 +3,7 @@
 #
 #   g = new_game('knockoff', target=15, hammer=BLUE)
 #   g.enter_frame(red=0, blue=5); g.undo(); g.redo(); load_game(g.to_dict())
-from .base import BLUE, FORMAT, RED, SIDES, RuleError, other
+from .base import BLUE, RED, SIDES, RuleError, other
 
 KINDS = ('knockoff', 'tapdraw', 'horsecollar', 'fourframe', 'practice', 'shovehapenny')
 
@@ -23,35 +23,30 @@ def traits(kind):
     return game_class(kind)
 
 
-def options(kind):
-    """The options a kind accepts, as ((name, default), ...) in the order the menu shows them."""
-    return tuple((name, default) for name, default, _ in game_class(kind).OPTIONS)
-
-
 def new_game(kind, **opts):
-    from .base import make_options
     cls = game_class(kind)
-    return cls(make_options(cls, opts))
+    from . import make       # for the build only: dropped after it
+    try:
+        return cls(make.make_options(cls, opts))
+    finally:
+        drop('scoreboard.core.make')
 
 
 def load_game(d):
-    """A game from to_dict() output; RuleError for anything damaged or foreign."""
+    """A game from to_dict() output; RuleError for anything damaged or foreign. The reading
+    (core/saved.py) is loaded for the call and dropped again after it."""
+    from . import saved
     try:
-        if type(d) is not dict or d.get('format', FORMAT) != FORMAT:
-            raise RuleError('not a saved game')
-        opts = d.get('options')
-        log = d.get('log')
-        redo = d.get('redo', [])
-        if type(opts) is not dict or type(log) is not list or type(redo) is not list:
-            raise RuleError('not a saved game')
-        for k in opts:
-            if type(k) is not str:
-                raise RuleError('damaged options')
-        g = new_game(d.get('kind'), **opts)
-        from .base import entry_from_list
-        g._load_log([entry_from_list(e) for e in log], [entry_from_list(e) for e in redo])
-        return g
-    except RuleError:
-        raise
-    except Exception as e:  # anything a damaged dict can provoke is reported the same way
-        raise RuleError('damaged game (%s)' % type(e).__name__)
+        return saved.load(d, new_game)
+    finally:
+        drop('scoreboard.core.saved')
+
+
+def drop(name):
+    """Forget module `name` (a part loaded for one job), so its code can be collected."""
+    import sys
+    sys.modules.pop(name, None)
+    i = name.rfind('.')
+    parent = sys.modules.get(name[:i])
+    if parent is not None and hasattr(parent, name[i + 1:]):
+        delattr(parent, name[i + 1:])

@@ -18,49 +18,12 @@ SHOT = 3    # ['s', points]
 MARK = 4    # ['m', bed]
 END = 5     # ['e']
 ARG_MAX = 1023
-_NAMES = ('', 'f', 't', 's', 'm', 'e')
-_ARGS = (0, 2, 1, 1, 1, 0)
 
 
 def encode(op, a=0, b=0):
     if a > ARG_MAX or b > ARG_MAX:
         raise RuleError('number too large')
     return op | a << 3 | b << 13
-
-
-def entry_to_list(code):
-    op = code & 7
-    n = _ARGS[op]
-    if n == 2:
-        return [_NAMES[op], (code >> 3) & ARG_MAX, code >> 13]
-    if n == 1:
-        return [_NAMES[op], (code >> 3) & ARG_MAX]
-    return [_NAMES[op]]
-
-
-def entry_from_list(e):
-    if type(e) is int:
-        # the compact form: the code itself, checked like any other entry
-        op = e & 7
-        if op < 1 or op >= len(_NAMES) or e < 0 or e >> 23:
-            raise RuleError('damaged entry')
-        n = _ARGS[op]
-        if (n < 2 and e >> 13) or (n < 1 and (e >> 3) & ARG_MAX):
-            raise RuleError('damaged entry')
-        return e
-    if type(e) is not list and type(e) is not tuple or not e or type(e[0]) is not str:
-        raise RuleError('damaged entry')
-    for op in range(1, len(_NAMES)):
-        if _NAMES[op] == e[0]:
-            break
-    else:
-        raise RuleError('damaged entry')
-    if len(e) != 1 + _ARGS[op]:
-        raise RuleError('damaged entry')
-    for x in e[1:]:
-        if type(x) is not int or x < 0 or x > ARG_MAX:
-            raise RuleError('damaged entry')
-    return encode(op, *e[1:])
 
 
 class RuleError(ValueError):
@@ -93,48 +56,6 @@ def check_points(v, name='points'):
 BOOL = (False, True)
 SIDE = (RED, BLUE)
 SIDE_OR_NONE = (None, RED, BLUE)
-
-
-def check_option(allowed, v):
-    """v if `allowed` (a choices tuple or a [lo, hi] list) takes it, else RuleError."""
-    if type(allowed) is list:
-        if type(v) is not int or v < allowed[0] or v > allowed[1]:
-            raise RuleError('expected a whole number %d..%d' % (allowed[0], allowed[1]))
-        return v
-    for c in allowed:
-        # type() as well as ==: True == 1 and 0 == False, but neither is the other's option
-        if type(c) is type(v) and c == v:
-            return v
-    raise RuleError('expected one of ' + ', '.join([str(c) for c in allowed]))
-
-
-def totals_bitmask(values, count, capped=0, cap=0, need=0):
-    """The totals that `count` weights or fewer can make, as a bitmask (bit n set: n is possible).
-
-    Each weight that scores is worth one of `values`, or `capped`, which at most `cap` weights
-    may be worth (horse collar's corner hangers; it may equal one of `values`: a weight worth
-    it that way is not limited). With `need`, a total counts only if some weight is worth
-    `need` or more; 0 (nothing scored) is always possible.
-    """
-    # states[c * 2 + q]: bitmask of sums made with c capped weights, q = a needed weight seen.
-    states = [0] * ((cap + 1) * 2)
-    states[1 if need == 0 else 0] = 1
-    for _ in range(count):
-        nxt = states[:]
-        for c in range(cap + 1):
-            for q in range(2):
-                m = states[c * 2 + q]
-                if not m:
-                    continue
-                for v in values:
-                    nxt[c * 2 + (1 if (q or v >= need) else 0)] |= m << v
-                if c < cap:
-                    nxt[(c + 1) * 2 + (1 if (q or capped >= need) else 0)] |= m << capped
-        states = nxt
-    mask = 1
-    for c in range(cap + 1):
-        mask |= states[c * 2 + 1]
-    return mask
 
 
 def possible(mask, n):
@@ -174,7 +95,7 @@ class Game:
     #                    is, a whole turn), 'shot' (one weight) or 'bed' (a coin in a bed)
     FRAMES: object = None  # the fixed frame count of the default game, or None (a target)
     COLLARS = False    # the game counts scoreless turns (g.collars)
-    # (name, default, allowed) for every option this kind accepts (see check_option).
+    # (name, default, allowed) for every option this kind accepts (see make.check_option).
     OPTIONS: tuple = ()
 
     def __init__(self, opts):
@@ -315,33 +236,16 @@ class Game:
             log = self._log
             redo = self._redo
         else:
+            from .saved import entry_to_list
             log = [entry_to_list(e) for e in self._log]
             redo = [entry_to_list(e) for e in self._redo]
         return {'format': FORMAT, 'kind': self.KIND, 'options': opts, 'log': log, 'redo': redo}
 
-    def _load_log(self, log, redo):
-        # Replay the log and, on top, the redo stack (last item first, as redo would apply it)
-        # so that a damaged redo stack is refused now rather than on some later redo.
-        for e in log:
-            self._enter(e)
-        for i in range(len(redo) - 1, -1, -1):
-            self._enter(redo[i])
-        self._log = log
-        self._redo = redo
-        self._replay()
 
-
-def make_options(cls, given):
-    opts = {}
-    for name, default, allowed in cls.OPTIONS:
-        if name in given:
-            try:
-                opts[name] = check_option(allowed, given[name])
-            except RuleError as e:   # say which option: 'corner: expected one of 26, 13'
-                raise RuleError('%s: %s' % (name, e.args[0]))
-        else:
-            opts[name] = default
-    for name in given:
-        if name not in opts:
-            raise RuleError('unknown option %s for %s' % (name, cls.KIND))
-    return opts
+def __getattr__(name):
+    # what building a game needs once lives in core/make.py (loaded for new_game, dropped
+    # after); base.totals_bitmask and base.make_options still name it
+    if name in ('totals_bitmask', 'make_options', 'check_option'):
+        from . import make
+        return getattr(make, name)
+    raise AttributeError(name)

@@ -5,7 +5,7 @@
 # highest total at or past the line wins; equal, another full round. Scoreless turns are
 # "collars".
 from .base import (BLUE, FRAME, RED, SIDE, Game, RuleError, check_points, check_side, encode,
-                   other, possible, totals_bitmask, winner_at_line)
+                   other, possible, winner_at_line)
 
 WEIGHTS = 8      # every turn shoots all eight weights
 CORNERS = 2      # a table has two far corners, so at most two corner hangers
@@ -13,6 +13,7 @@ NEEDED = 3       # a turn scores only with a weight worth this much or more
 
 
 def turn_totals(hanger, corner):
+    from .make import totals_bitmask   # (while new_game builds the game)
     return totals_bitmask((1, 2, 3, hanger), WEIGHTS, capped=corner, cap=CORNERS, need=NEEDED)
 
 

@@ -3,7 +3,7 @@
 # that scored opens the next frame, so the other side has the hammer; a blank frame switches the
 # hammer (or keeps it, by option). First side at or past the line after a complete frame wins.
 from .base import (BLUE, BOOL, FRAME, RED, SIDE, SIDE_OR_NONE, Game, RuleError, check_points,
-                   encode, other, possible, totals_bitmask, winner_at_line)
+                   encode, other, possible, winner_at_line)
 
 WEIGHTS = 4  # a side's weights in one frame
 
@@ -16,6 +16,7 @@ def frame_totals(hanger, handicapped):
         values = (1, 2, 3, 4, hanger + 1)
     else:
         values = (1, 2, 3, hanger)
+    from .make import totals_bitmask   # (while new_game builds the game)
     return totals_bitmask(values, WEIGHTS)
 
 

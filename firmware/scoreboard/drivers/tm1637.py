@@ -27,20 +27,18 @@ try:
 except ImportError:          # CPython: the host never waits on the bus
     sleep_us = None  # type: ignore[assignment]
 
-CMD_DATA = const(0x40)
-CMD_ADDR = const(0xC0)
-CMD_DISPLAY_ON = const(0x88)
-CMD_DISPLAY_OFF = const(0x80)
-DELAY_US = const(5)
+_CMD_DATA = const(0x40)
+_CMD_ADDR = const(0xC0)
+_CMD_DISPLAY_ON = const(0x88)
+_CMD_DISPLAY_OFF = const(0x80)
+_DELAY_US = const(5)
 ORDER_6 = (2, 1, 0, 5, 4, 3)
 
-# The unix port (simulator, tests) has sleep_us but nothing on the other end needs it.
-_HOST = sys.platform in ('linux', 'darwin', 'win32')
 
 
 class TM1637:
     def __init__(self, clk, dio, digits=4, order=None, colour=None, brightness=7,
-                 delay_us=DELAY_US):
+                 delay_us=_DELAY_US):
         self.clk = clk
         self.dio = dio
         self.width = digits
@@ -58,7 +56,9 @@ class TM1637:
         for pos in range(digits):
             src[order[pos]] = pos + 1
         self._src = src
-        self._delay = 0 if (sleep_us is None or _HOST) else delay_us
+        # the unix port (simulator, tests) has sleep_us but nothing on the other end needs it
+        self._delay = 0 if (sleep_us is None or sys.platform in ('linux', 'darwin', 'win32')) \
+            else delay_us
         self._level = clamp(brightness)
         self._on = True
         self.nacks = 0
@@ -71,20 +71,6 @@ class TM1637:
         d = self._delay
         if d:
             sleep_us(d)
-
-    def _start(self):
-        self.dio(0)
-        self._wait()
-        self.clk(0)
-        self._wait()
-
-    def _stop(self):
-        self.dio(0)
-        self._wait()
-        self.clk(1)
-        self._wait()
-        self.dio(1)
-        self._wait()
 
     def _write(self, b):
         clk = self.clk
@@ -105,26 +91,36 @@ class TM1637:
         clk(0)
         self._wait()
 
-    def _command(self, cmd):
-        self._start()
+    def _send(self, cmd, data=False):
+        """One transfer: start, the command byte, with data the digits (grid 1 first), stop."""
+        dio = self.dio
+        clk = self.clk
+        dio(0)                  # start: DIO falls while CLK is high
+        self._wait()
+        clk(0)
+        self._wait()
         self._write(cmd)
-        self._stop()
+        if data:
+            buf = self.buf
+            src = self._src
+            for a in range(self.grids):
+                p = src[a]
+                self._write(buf[p - 1] if p else 0)
+        dio(0)                  # stop: DIO rises while CLK is high
+        self._wait()
+        clk(1)
+        self._wait()
+        dio(1)
+        self._wait()
 
     def _control(self):
-        self._command((CMD_DISPLAY_ON | self._level) if self._on else CMD_DISPLAY_OFF)
+        self._send((_CMD_DISPLAY_ON | self._level) if self._on else _CMD_DISPLAY_OFF)
 
     # ---- public ----
     def show(self):
         """Send buf (canonical segment bytes, left to right) and the display control."""
-        self._command(CMD_DATA)
-        self._start()
-        self._write(CMD_ADDR)
-        buf = self.buf
-        src = self._src
-        for a in range(self.grids):
-            p = src[a]
-            self._write(buf[p - 1] if p else 0)
-        self._stop()
+        self._send(_CMD_DATA)
+        self._send(_CMD_ADDR, True)
         self._control()
 
     def brightness(self, level):

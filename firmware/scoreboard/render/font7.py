@@ -32,10 +32,3 @@ FONT = (
 
 # Digits 0..9 (the same bytes as FONT[16:26], kept apart so number drawing is one index).
 DIGITS = b'\x3f\x06\x5b\x4f\x66\x6d\x7d\x07\x7f\x6f'
-
-
-def glyph(code):
-    """Segment byte of ASCII code `code`; unknown codes draw as blank."""
-    if code < 32 or code > 127:
-        return 0
-    return FONT[code - 32]

@@ -33,7 +33,7 @@
 from scoreboard.render import vocab
 from scoreboard.render.font5 import F3X5, W3X5, F5X7, D4X7
 from scoreboard.render.palette import RED, BLUE, AMBER, DIM
-from scoreboard.render.vocab import num, side_num, blink, page
+from scoreboard.render.vocab import num, side_num, blink, page, size, code, is_text
 
 SMALL = 0      # 3x5, variable width
 MEDIUM = 1     # 5x7
@@ -175,13 +175,13 @@ class MatrixLayout:
 
     def text_width(self, s, font):
         w = 0
-        for i in range(len(s)):
-            w += self._adv(ord(s[i]), font)
+        for i in range(size(s)):
+            w += self._adv(code(s, i), font)
         return w - 1 if w else 0
 
     def text(self, s, x, y, font, c, sy=1):
-        for i in range(len(s)):
-            x += self._char(ord(s[i]), x, y, font, c, sy)
+        for i in range(size(s)):
+            x += self._char(code(s, i), x, y, font, c, sy)
         return x
 
     def num_width(self, n, font):
@@ -197,12 +197,12 @@ class MatrixLayout:
         return x
 
     def _value_width(self, v, font):
-        if isinstance(v, str):
+        if is_text(v):
             return self.text_width(v, font)
         return self.num_width(v, font)
 
     def _value(self, v, x, y, font, c, sy=1):
-        if isinstance(v, str):
+        if is_text(v):
             return self.text(v, x, y, font, c, sy)
         return self.num(v, x, y, font, c, sy)
 

@@ -41,14 +41,13 @@
 # the font table, and the view's numbers stay plain ints.
 from scoreboard.render.font7 import FONT, DIGITS, PLUS, BAR
 from scoreboard.render import vocab
-from scoreboard.render.vocab import num, side_num, marked, blink, page
+from scoreboard.render.vocab import num, side_num, marked, blink, page, size, code
 
 from ..compat import const
 
 _DP = const(0x80)
 _MINUS = const(0x40)
-_PLUS = PLUS             # the pending sign: segments d and g, no letter's shape
-_BAR = BAR               # the marker cell: segment d
+# PLUS, the pending sign: segments d and g, no letter's shape; BAR, the marker cell: segment d
 _GAP = const(2)          # blank cells between the end and the start of a scrolling message
 _ALT = const(3)          # one side at a time: switch every 2**_ALT phases (2 s)
 
@@ -59,9 +58,8 @@ _P_RULES = const(2)      # the target (or frame) and the end
 _P_GAMES = const(3)
 _P_LEGS = const(4)
 _P_COLLARS = const(5)
-SETUP_PAGES = (_P_TEXT, _P_RULES, _P_GAMES, _P_LEGS)
-OVER_PAGES = (_P_TEXT, _P_WORDS, _P_RULES, _P_GAMES, _P_LEGS)
-OVER_PAGES_COLLARS = (_P_TEXT, _P_WORDS, _P_RULES, _P_GAMES, _P_LEGS, _P_COLLARS)
+# Game over shows the pages in this order (up to _P_LEGS, or _P_COLLARS in horse collar);
+# setup the same without _P_WORDS.
 
 
 # ---- drawing primitives on a bytearray of cells -------------------------------------------
@@ -97,21 +95,15 @@ def number(buf, start, width, v):
         i -= 1
 
 
-def _glyph(o):
-    if o < 32 or o > 127:
-        return 0
-    return FONT[o - 32]
-
-
 def cells(s):
-    """Cells text s takes: a '.' folds into the character before it."""
+    """Cells text s (a str or a vocab word) takes: a '.' folds into the character before it."""
     n = 0
     i = 0
-    ln = len(s)
+    ln = size(s)
     while i < ln:
-        o = ord(s[i])
+        o = code(s, i)
         i += 1
-        if o != 46 and i < ln and ord(s[i]) == 46:
+        if o != 46 and i < ln and code(s, i) == 46:
             i += 1
         n += 1
     return n
@@ -121,12 +113,12 @@ def cell(s, k):
     """Segment byte of cell k of text s (0 past the end)."""
     n = 0
     i = 0
-    ln = len(s)
+    ln = size(s)
     while i < ln:
-        o = ord(s[i])
+        o = code(s, i)
         i += 1
-        seg = _glyph(o)
-        if o != 46 and i < ln and ord(s[i]) == 46:
+        seg = FONT[o - 32] if 32 <= o <= 127 else 0
+        if o != 46 and i < ln and code(s, i) == 46:
             seg |= _DP
             i += 1
         if n == k:
@@ -186,11 +178,11 @@ def score(buf, start, width, total, pending, blink_on, left=False):
             nt = ndigits(total)
             number(buf, p0, nt, total)
             if blink_on:
-                buf[p0 + nt] = _PLUS
+                buf[p0 + nt] = PLUS
                 number(buf, p0 + nt + 1, np, pending)
             return p0 + nt - 1
         if blink_on:
-            buf[p0 + n - np - 1] = _PLUS
+            buf[p0 + n - np - 1] = PLUS
             number(buf, p0 + n - np, np, pending)
         else:
             number(buf, p0, n, total)
@@ -239,25 +231,15 @@ def counted(buf, start, width, letter, v):
     number(buf, start + 1, width - 1, v)
 
 
-def _lead_is_target(view):
-    """The rules page leads with the target ('t15'), or with the frame ('F3') where the game
-    has no target line."""
-    return num(view, 'target') > 0
-
-
 def _lead(buf, start, width, view):
-    """The rules page's first token, 't15' or 'F3': its letter, then the number right-aligned
-    in the rest of the cells."""
-    if _lead_is_target(view):
-        counted(buf, start, width, 't', num(view, 'target'))
-    else:
-        counted(buf, start, width, 'F', num(view, 'frame'))
-
-
-def _lead_cells(view):
-    if _lead_is_target(view):
-        return 1 + ndigits(num(view, 'target'))
-    return 1 + ndigits(num(view, 'frame'))
+    """The rules page's first token, 't15' or 'F3' (the target, or the frame where the game has
+    no target line): its letter, then the number right-aligned in the rest of the cells. With
+    buf None, only the cells it takes at the least."""
+    t = num(view, 'target')
+    v = t if t > 0 else num(view, 'frame')
+    if buf is None:
+        return 1 + ndigits(v)
+    counted(buf, start, width, 't' if t > 0 else 'F', v)
 
 
 def _end_word(buf, start, width, view):
@@ -279,13 +261,14 @@ def _page(view, phase):
     """The page of a setup or game-over screen showing in this phase."""
     if view.get('screen') == 'over' and view.get('winner') is None:
         return _P_TEXT
-    pages = SETUP_PAGES if view.get('screen') == 'setup' else (
-        OVER_PAGES_COLLARS if vocab.collars(view) else OVER_PAGES)
-    return pages[page(phase, len(pages))]
+    if view.get('screen') == 'setup':
+        p = page(phase, _P_LEGS)             # text, rules, games, legs
+        return p + 1 if p else _P_TEXT
+    return page(phase, (_P_COLLARS if vocab.collars(view) else _P_LEGS) + 1)
 
 
-_COUNT_KEY = ('', '', '', 'games', 'legs', 'collars')
-_COUNT_LETTER = ('', '', '', 'G', 'L', 'C')
+# The counts pages (_P_GAMES.. _P_COLLARS): the view key, and the letter ('GLC'[pg - _P_GAMES]).
+_COUNT_KEY = ('games', 'legs', 'collars')
 
 
 # ---- layouts ------------------------------------------------------------------------------
@@ -309,7 +292,7 @@ class _Layout:
         else:
             msg = view.get('message')
             if msg:
-                self._message(view, msg, phase)
+                scroll(buf, 0, self.width, msg, phase)
             else:
                 self._draw(view, phase)
         self._push()
@@ -320,9 +303,6 @@ class _Layout:
         for i in range(self.width):
             buf[i] = 0xFF
         self._push()
-
-    def _message(self, view, msg, phase):
-        scroll(self.buf, 0, self.width, msg, phase)
 
     def _push(self):
         buf = self.buf
@@ -380,7 +360,7 @@ class SidesLayout(_Layout):
             return
         i = self.rmark if side == 'red' else self.bmark
         if self.cell:
-            self.buf[i] = _BAR
+            self.buf[i] = BAR
         else:
             self.buf[i] |= _DP
 
@@ -449,8 +429,8 @@ class SidesLayout(_Layout):
             _lead(buf, 0, rw, view)              # 't 15' on the red module
             _end_word(buf, rw, bw, view)         # 'End2' on the blue one
         else:
-            key = _COUNT_KEY[pg]
-            letter = _COUNT_LETTER[pg]
+            key = _COUNT_KEY[pg - _P_GAMES]
+            letter = 'GLC'[pg - _P_GAMES]
             counted(buf, 0, rw, letter, side_num(view, key, 'red'))
             counted(buf, rw, bw, letter, side_num(view, key, 'blue'))
 
@@ -479,182 +459,10 @@ class SidesLayout(_Layout):
                 text(buf, rw, bw, 'End')
 
 
-class SingleLayout(_Layout):
-    """One module of 4, 6 or 8 digits for both sides: red on the left half, blue on the right
-    half. The hammer/turn marker is the outer cell of a side's half, segment d (6 digits and
-    more; marker=None), else the dp of the last digit of a side's field."""
-
-    def __init__(self, drv, marker=None):
-        _Layout.__init__(self, (drv,))
-        self.drv = drv
-        self.hw = drv.width // 2
-        self.cell = marker is None and drv.width >= 6
-
-    def _draw(self, view, phase):
-        buf = self.buf
-        w = self.width
-        hw = self.hw
-        blink_on = blink(phase)
-        screen = view.get('screen')
-        if screen == 'menu':
-            m = view.get('menu')
-            text(buf, 0, hw, label(m.get('item') if m else None, hw))
-            vw = w - hw
-            if vw > 2:
-                vw -= 1          # a blank cell between label and value
-                buf[hw] = 0
-            value(buf, w - vw, vw, m.get('value') if m else None)
-            return
-        if screen == 'setup' or screen == 'over':
-            pg = _page(view, phase)
-            if pg != _P_TEXT:
-                self._page(view, pg, phase)
-                return
-        if screen == 'setup':
-            chosen = view.get('hammer')
-            if vocab.turn_game(view) or chosen is None:
-                chosen = view.get('turn')
-            text(buf, 0, hw, 'SEt' if hw >= 3 else 'St')
-            clear(buf, hw, w - hw)
-            if chosen == 'red' or chosen == 'blue':
-                vw = w - hw
-                if vw > 2:
-                    vw -= 1          # a blank cell between the word and the side
-                value(buf, w - vw, vw, chosen)
-                if blink_on:
-                    buf[w - 1] |= _DP       # the choice blinks: RED/BLUE change it
-            return
-        red = num(view, 'red')
-        blue = num(view, 'blue')
-        over = screen == 'over'
-        if over:
-            pr = 0
-            pb = 0
-        else:
-            pr = side_num(view, 'pending', 'red')
-            pb = side_num(view, 'pending', 'blue')
-            if vocab.shove(view):
-                self._shove(view, blink_on)
-                return
-        # Marker cells at both outer edges; a side's score keeps clear of its cell unless it
-        # needs it ('12=2' in a half of four cells), and the marker then shows only where the
-        # score leaves the cell blank. When the cells would leave no room for both sides (two
-        # 2-digit totals on 6 digits), the marker falls back to the dp.
-        c = 1 if self.cell and not over else 0
-        cr = 0 if _wants_cell(red, pr, hw, c) else c
-        cb = 0 if _wants_cell(blue, pb, w - hw, c) else c
-        fr = field(red, pr, hw - cr)
-        fb = field(blue, pb, w - hw - cb)
-        if c and (fr > hw - cr or fb > w - hw - cb or fr + fb >= w - cr - cb):
-            c = cr = cb = 0
-            fr = field(red, pr, hw)
-            fb = field(blue, pb, w - hw)
-            if fr + fb < w and fr <= hw and fb <= w - hw:
-                c = 0          # both fit without the cells
-            else:
-                c = 1          # one side at a time anyway: keep the marker cell
-                cr = cb = 1
-                fr = field(red, pr, hw - 1)
-                fb = field(blue, pb, w - hw - 1)
-        clear(buf, 0, w)
-        if fr > hw - cr or fb > w - hw - cb or (w >= 6 and fr + fb >= w - cr - cb):
-            # One side at a time (no room for both, or no gap between them): its letter, then
-            # its score. The side entering points stays; otherwise they alternate every 2 s.
-            if pr > 0:
-                side = 'red'
-            elif pb > 0:
-                side = 'blue'
-            else:
-                side = 'red' if (phase >> _ALT) & 1 == 0 else 'blue'
-            red_side = side == 'red'
-            buf[0] = FONT[(ord('r') if red_side else ord('b')) - 32]
-            t = red if red_side else blue
-            p = pr if red_side else pb
-            if _wants_cell(t, p, w - 1, c):
-                c = 0 if not self.cell else 2      # the score takes the cell: marker if blank
-            score(buf, 1, w - 1 - (c & 1), t, p, blink_on)
-            if over and not blink_on and view.get('winner') == side:
-                clear(buf, 1, w - 1)
-            if not over and marked(view, side, blink_on):
-                if not c:
-                    buf[w - 1] |= _DP
-                elif buf[w - 1] == 0:
-                    buf[w - 1] = _BAR
-            return
-        # Red from the left edge, blue to the right edge: a gap between them whenever possible.
-        rlast = score(buf, cr, hw - cr, red, pr, blink_on, True)
-        score(buf, hw, w - hw - cb, blue, pb, blink_on)
-        if over:
-            if not blink_on:
-                win = view.get('winner')
-                if win == 'red':
-                    clear(buf, 0, hw)
-                elif win == 'blue':
-                    clear(buf, hw, w - hw)
-            return
-        if marked(view, 'red', blink_on):
-            if not c:
-                buf[rlast] |= _DP
-            elif buf[0] == 0:
-                buf[0] = _BAR
-        if marked(view, 'blue', blink_on):
-            if not c:
-                buf[w - 1] |= _DP
-            elif buf[w - 1] == 0:
-                buf[w - 1] = _BAR
-
-    def _page(self, view, pg, phase):
-        buf = self.buf
-        w = self.width
-        hw = self.hw
-        clear(buf, 0, w)
-        if pg == _P_WORDS:
-            name = vocab.winner_word(view)
-            if cells(name) + 5 <= w:                 # 'rEd uuin'
-                text(buf, 0, w, name)
-                text(buf, w - 4, 4, 'uuin')
-            elif (phase >> 2) & 1 == 0:              # by turns: 'rEd', then 'uuin'
-                text(buf, 0, w, name)
-            else:
-                text(buf, 0, w, 'uuin')
-        elif pg == _P_RULES:
-            n = _lead_cells(view)
-            if n + 5 <= w:                           # 't15 End2'
-                _lead(buf, 0, n, view)
-                _end_word(buf, w - 4, 4, view)
-            elif n + 3 <= w:                         # 't15 E2'
-                _lead(buf, 0, n, view)
-                _end_word(buf, w - 2, 2, view)
-            elif (phase >> 2) & 1 == 0:
-                _lead(buf, 0, w, view)               # 't 15', then
-            else:
-                _end_word(buf, 0, w, view)           # 'End2'
-        else:
-            key = _COUNT_KEY[pg]
-            letter = _COUNT_LETTER[pg]
-            counted(buf, 0, hw, letter, side_num(view, key, 'red'))
-            counted(buf, hw, w - hw, letter, side_num(view, key, 'blue'))
-
-    def _shove(self, view, blink_on):
-        # The cursor bed between the sides' marks in it; the turn side's count blinks (its
-        # marker, a whole digit's size).
-        buf = self.buf
-        w = self.width
-        cur = view.get('cursor')
-        turn = view.get('turn')
-        clear(buf, 0, w)
-        if isinstance(cur, int):
-            if turn != 'red' or blink_on:
-                number(buf, 0, 1, vocab.bed_marks(view, 'red'))
-            if turn != 'blue' or blink_on:
-                number(buf, w - 1, 1, vocab.bed_marks(view, 'blue'))
-            p = (w - 2) // 2
-            buf[p] = FONT[ord('b') - 32]
-            number(buf, p + 1, 1, cur)
-        else:
-            text(buf, (w - 3) // 2, 3, 'End')
-            if blink_on:
-                if turn == 'red':
-                    buf[0] = _BAR if self.cell else _DP
-                elif turn == 'blue':
-                    buf[w - 1] = _BAR if self.cell else _DP
+def __getattr__(name):
+    # SingleLayout lives in render/single.py, loaded only by a board with one module for both
+    # sides (a two-module board never pays for its code); segments.SingleLayout still names it.
+    if name == 'SingleLayout':
+        from scoreboard.render.single import SingleLayout
+        return SingleLayout
+    raise AttributeError(name)

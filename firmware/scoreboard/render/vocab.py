@@ -5,6 +5,7 @@
 #
 # Seven-segment spellings are mixed case, each letter in the shape a seven-segment digit can show
 # (the 'b', 'd', 'n', 'r', 't' forms); the matrices fold them to upper case.
+from ..compat import const
 
 # Menu item labels (the item list itself is ui/menu.py's): item, 2 cells (4-digit modules with
 # the value beside it), up to 4 cells (a 4-digit module of its own), 3 letters (32x8 matrix, the
@@ -14,70 +15,114 @@ SHORT = 2
 COMPACT = 3
 FULL = 4
 
-LABELS = (
-    ('game', 'gA', 'gAmE', 'GAM', 'GAME'),
-    ('target', 'tg', 'tgt', 'TGT', 'TARGET'),
-    ('doubles', 'db', 'dbL', 'DBL', 'DOUBLES'),
-    ('blank', 'bL', 'bLnk', 'BLK', 'BLANK'),
-    ('hanger', 'hA', 'hAng', 'HNG', 'HANGER'),
-    ('handicap', 'hc', 'hcP', 'HCP', 'HANDICAP'),
-    ('corner', 'co', 'Corn', 'CRN', 'CORNER'),
-    ('beds', 'bd', 'bEdS', 'BED', 'BEDS'),
-    ('gift', 'gF', 'gIFt', 'GFT', 'GIFT'),
-    ('last_mark', 'LA', 'LASt', 'LST', 'LAST MARK'),
-    ('best_of', 'bo', 'bESt', 'BO', 'BEST OF'),
-    ('brightness', 'br', 'brit', 'BRI', 'BRIGHT'),
-    ('new_game', 'nE', 'nEw', 'NEW', 'NEW GAME'),
-    ('reset_games', 'rS', 'rSEt', 'RST', 'RESET WINS'),
-    ('test', 'tE', 'tESt', 'TST', 'TEST'),
-    ('sound', 'So', 'Snd', 'SND', 'SOUND'),
-    ('learn', 'Lr', 'Lrn', 'LRN', 'LEARN'),
-    ('unpair', 'uP', 'unPr', 'UNP', 'UNPAIR'),
+# The words are one bytes object, not tuples of str: each str is a heap object (and a qstr),
+# where a byte costs a byte (on the 32-bit port the tables cost 4.8 KB as tuples). A row is
+# the key and its four forms, each ending in ','. label() and word() return a word as a
+# negative int (~ where it starts); size() and code() read a word or a str alike, so the
+# layouts draw either without allocating.
+_LABELS = const(18)     # rows of LABELS before VALUES in _WORDS
+_WORDS = (
+    b'game,gA,gAmE,GAM,GAME,'
+    b'target,tg,tgt,TGT,TARGET,'
+    b'doubles,db,dbL,DBL,DOUBLES,'
+    b'blank,bL,bLnk,BLK,BLANK,'
+    b'hanger,hA,hAng,HNG,HANGER,'
+    b'handicap,hc,hcP,HCP,HANDICAP,'
+    b'corner,co,Corn,CRN,CORNER,'
+    b'beds,bd,bEdS,BED,BEDS,'
+    b'gift,gF,gIFt,GFT,GIFT,'
+    b'last_mark,LA,LASt,LST,LAST MARK,'
+    b'best_of,bo,bESt,BO,BEST OF,'
+    b'brightness,br,brit,BRI,BRIGHT,'
+    b'new_game,nE,nEw,NEW,NEW GAME,'
+    b'reset_games,rS,rSEt,RST,RESET WINS,'
+    b'test,tE,tESt,TST,TEST,'
+    b'sound,So,Snd,SND,SOUND,'
+    b'learn,Lr,Lrn,LRN,LEARN,'
+    b'unpair,uP,unPr,UNP,UNPAIR,'
+    # Menu values as the core spells them: value, 2 cells, 3 cells, 32x8 matrix, full (64x16).
+    b'knockoff,ko,ko,KO,KNOCKOFF,'
+    b'tapdraw,td,td,TAP,TAP DRAW,'
+    b'horsecollar,hc,hc,HC,HORSE,'
+    b'fourframe,4F,4Fr,4FR,4 FRAME,'
+    b'practice,Pr,Pr,PRA,PRACTICE,'
+    b'shovehapenny,SH,SHo,SHV,SHOVE,'
+    b'switch,SW,SWi,SWAP,SWITCH,'
+    b'keep,kP,kEP,KEEP,KEEP,'
+    b'any,An,Any,ANY,ANY,'
+    b'earned,Er,Ern,EARN,EARNED,'
+    b'no,no,no,NO,NO,'
+    b'yes,yE,yES,YES,YES,'
+    b'red,r,rEd,RED,RED,'
+    b'blue,b,bLu,BLUE,BLUE,'
 )
 
-# Menu values as the core spells them: value, 2 cells, 3 cells, 32x8 matrix, full (64x16).
-VALUES = (
-    ('knockoff', 'ko', 'ko', 'KO', 'KNOCKOFF'),
-    ('tapdraw', 'td', 'td', 'TAP', 'TAP DRAW'),
-    ('horsecollar', 'hc', 'hc', 'HC', 'HORSE'),
-    ('fourframe', '4F', '4Fr', '4FR', '4 FRAME'),
-    ('practice', 'Pr', 'Pr', 'PRA', 'PRACTICE'),
-    ('shovehapenny', 'SH', 'SHo', 'SHV', 'SHOVE'),
-    ('switch', 'SW', 'SWi', 'SWAP', 'SWITCH'),
-    ('keep', 'kP', 'kEP', 'KEEP', 'KEEP'),
-    ('any', 'An', 'Any', 'ANY', 'ANY'),
-    ('earned', 'Er', 'Ern', 'EARN', 'EARNED'),
-    ('no', 'no', 'no', 'NO', 'NO'),
-    ('yes', 'yE', 'yES', 'YES', 'YES'),
-    ('red', 'r', 'rEd', 'RED', 'RED'),
-    ('blue', 'b', 'bLu', 'BLUE', 'BLUE'),
-)
+
+def _end(o):
+    """Where the field of _WORDS that starts at o ends (its ',')."""
+    while _WORDS[o] != 44:
+        o += 1
+    return o
 
 
-def _find(table, key, col):
-    for row in table:
-        if row[0] == key:
-            return row[col]
+def size(s):
+    """Characters in s, a str or a word of label()/word()."""
+    if type(s) is int:
+        return _end(~s) - ~s
+    return len(s)
+
+
+def code(s, i):
+    """The character code of character i of s, a str or a word of label()/word()."""
+    if type(s) is int:
+        return _WORDS[~s + i]
+    return ord(s[i])
+
+
+def is_text(v):
+    """True for a str or a word (the menu's values are else numbers, never negative)."""
+    return isinstance(v, str) or (type(v) is int and v < 0)
+
+
+def _find(values, key, form):
+    # the word of field `form` of the row whose key is `key`, among the labels or the values
+    if not isinstance(key, str):
+        return None
+    n = len(key)
+    o = 0
+    r = 0
+    while o < len(_WORDS):
+        if (r >= _LABELS) == values and _end(o) - o == n:
+            i = 0
+            while i < n and _WORDS[o + i] == ord(key[i]):
+                i += 1
+            if i == n:
+                for _ in range(form):
+                    o = _end(o) + 1
+                return ~o
+        for _ in range(5):          # the next row
+            o = _end(o) + 1
+        r += 1
     return None
 
 
 def label(item, form):
-    """The label of menu item `item` in form TINY, SHORT, COMPACT or FULL; an unknown item
-    as its own name (a new item shows before it has a label)."""
-    s = _find(LABELS, item, form)
+    """The label of menu item `item` in form TINY, SHORT, COMPACT or FULL (a word: see
+    size()); an unknown item as its own name (a new item shows before it has a label)."""
+    s = _find(False, item, form)
     if s is None:
         return item if isinstance(item, str) else ''
     return s
 
 
 def word(v, form):
-    """A menu value in form TINY, SHORT (3 cells), COMPACT or FULL: None when `v` is not a
-    word the table knows (numbers, new words)."""
+    """A menu value in form TINY, SHORT (3 cells), COMPACT or FULL (a word: see size()): None
+    when `v` is not a word the table knows (numbers, new words)."""
     if v is True:
         v = 'yes'
     elif v is False:
         v = 'no'
-    return _find(VALUES, v, form)
+    return _find(True, v, form)
 
 
 # ---- readers of the view model --------------------------------------------------------------
@@ -161,12 +206,12 @@ def blink(phase):
 # Setup and game-over screens cycle through pages, PAGE phases (2 s) each: the screen's own
 # text first, then the counts (DESIGN: the target, frame, end, games and legs show at setup
 # and game over, cycling with the setup text).
-PAGE_SHIFT = 3
+_PAGE_SHIFT = const(3)
 
 
 def page(phase, n):
     """Which of n pages shows in this phase."""
-    return (phase >> PAGE_SHIFT) % n
+    return (phase >> _PAGE_SHIFT) % n
 
 
 def winner_word(view):
