@@ -76,3 +76,11 @@ class PWM:
     def sounding(self):
         """The frequency sounding now, or 0."""
         return self._freq if self._sounding() else 0
+
+
+NAMES = ('PWM',)   # joined into the stand-in machine (tools/virtual/machine.py, PARTS)
+
+
+def reset():
+    """A power cut: the buzzers built so far are gone (the next boot builds its own)."""
+    PWM.instances.clear()
