@@ -246,7 +246,8 @@ class Sim:
         m = self.machine
         self.app = None
         self.vboard = None
-        self._tones_old = self.tones_played()
+        if self.boots:      # this simulator's tones so far (the first boot: none yet)
+            self._tones_old = self.tones_played()
         m.reset_all()
         for name in self.held:
             m.drive(self.board.BUTTONS[name], 0)

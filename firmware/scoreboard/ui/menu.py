@@ -12,8 +12,8 @@ from .state import BRIGHTNESS_MAX
 
 # Every item in the order the menu shows them (DESIGN section 4).
 ITEMS = ('game', 'target', 'doubles', 'blank', 'hanger', 'handicap', 'corner', 'beds', 'gift',
-         'last_mark', 'best_of', 'brightness', 'new_game', 'reset_games', 'test', 'sound',
-         'learn')
+         'last_mark', 'best_of', 'brightness', 'new_game', 'reset_games', 'sound', 'learn',
+         'test')
 # Items of the board's optional parts (DESIGN section 11): shown only where the board has them.
 PART_ITEMS = ('sound', 'learn')
 # The items that are options of the game (shown when the chosen game has them).
