@@ -1,10 +1,11 @@
 """A PWM output that records the tones it plays (host only): the virtual board's buzzer.
 
 `machine.PWM`'s calls (`freq`, `duty_u16`, `deinit`); the time comes from `clock()` (ms), so the
-record is in the loop's time. The pin's wire (a stand-in machine.Pin's line) carries the duty,
-so a chip on it (a TPIC6B595 chain's /OE) sees the dimming. A tone sounds while the duty is above 0: each is kept as
+record is in the loop's time. A tone sounds while the duty is above 0: each is kept as
 `(hz, start_ms, duration_ms)`; the one still sounding has duration None; one replaced within
-the millisecond it began is dropped (nothing was heard)."""
+the millisecond it began is dropped (nothing was heard). The pin's wire (a stand-in
+machine.Pin's line) carries the duty, so a chip on it (a TPIC6B595 chain's /OE) sees the
+dimming."""
 
 from scoreboard.ui.ticks import diff
 
