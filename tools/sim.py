@@ -144,6 +144,17 @@ def interactive(args, flash):
         ask('state')
         return proc.stdout.readline().strip()
 
+    def tone(last):
+        # The buzzer's last tone (boards with a BUZZER): 'tone: 1319 Hz, 80 ms'.
+        ask('tones')
+        try:
+            played = json.loads(proc.stdout.readline()).get('tones') or []
+        except ValueError:
+            played = []
+        if played:
+            return 'tone: %s Hz, %s ms' % (played[-1][0], played[-1][1])
+        return last
+
     fd = sys.stdin.fileno()
     old = termios.tcgetattr(fd)
     out = sys.stdout
@@ -152,6 +163,7 @@ def interactive(args, flash):
         out.write('\x1b[?25l\x1b[2J')
         last = time.monotonic()
         note = ''
+        heard = ''
         while proc.poll() is None:
             # Virtual time follows the wall clock between key presses.
             now = time.monotonic()
@@ -162,6 +174,8 @@ def interactive(args, flash):
             for line in picture():
                 out.write(line + '\x1b[K\n')
             out.write('\x1b[K\n' + summary(view()) + '\x1b[K\n')
+            heard = tone(heard)
+            out.write(heard + '\x1b[K\n')
             out.write('\x1b[K\n' + HELP + '\x1b[K\n' + note + '\x1b[K\n\x1b[J')
             out.flush()
             ready, _, _ = select.select([sys.stdin], [], [], 0.1)
