@@ -51,6 +51,10 @@ VALUES = (
     ('yes', 'yE', 'yES', 'YES', 'YES'),
     ('red', 'r', 'rEd', 'RED', 'RED'),
     ('blue', 'b', 'bLu', 'BLUE', 'BLUE'),
+    ('on', 'on', 'on', 'ON', 'ON'),                 # sound (DESIGN section 11)
+    ('off', 'oF', 'oFF', 'OFF', 'OFF'),
+    ('auto', 'Au', 'Aut', 'AUTO', 'AUTO'),          # brightness with a light sensor
+    ('done', 'dn', 'don', 'DONE', 'DONE'),          # learn: every button bound
 )
 
 

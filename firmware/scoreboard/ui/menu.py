@@ -158,9 +158,13 @@ def _learn_stop(c, now):
 
 
 def _learn_save(c, lr, now):
+    # Each receiver kind the round bound gets exactly its new codes; a kind it did not touch
+    # keeps what it had (the board file's codes stay the board file's, not saved copies).
     codes = lr.result()
-    saved = {}
+    saved = dict(c.settings.get('remote') or {})
     for kind in codes:
+        if kind not in lr.kinds:
+            continue
         mine = {}
         for code in codes[kind]:
             mine['0x%X' % code] = codes[kind][code]
