@@ -369,3 +369,15 @@ def test_the_loop_decodes_remotes_and_follows_the_light_heap_locked():
     sim.now = now
     assert app.remotes[0].last_code == 0x123451
     assert app.ctl.view['pending']['red'] == 2
+
+
+def test_an_entry_from_the_phone_chimes_too():
+    sim = new_sim(IR_BOARD, 'phone', Out())
+    play(sim, ['tap OK', 'wait 500'])
+    json_tones(sim)
+    sim.app.ctl.act({'do': 'frame', 'red': 3, 'blue': 0}, sim.now)
+    play(sim, ['wait 500'])
+    assert [t[0] for t in json_tones(sim)] == list(CHIME)
+    sim.app.ctl.act({'do': 'frame', 'red': 12, 'blue': 0}, sim.now)
+    play(sim, ['wait 1000'])
+    assert [t[0] for t in json_tones(sim)] == list(WIN)

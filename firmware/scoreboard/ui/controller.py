@@ -295,6 +295,10 @@ class Controller:
             return
         self.pending = _zero()
         self._after_entry(now)
+        self._entered(now)
+
+    def _entered(self, now):
+        # An entry committed: the buzzer chimes, or plays the win tune when it ended the game.
         s = self.cues
         if s is not None:
             if self.game.over:
