@@ -314,7 +314,8 @@ class Sim:
                 step = end - self.now
             self.now += step
             for r in rs:
-                r.play(self.now)
+                if r._edges:        # a train queued: its edges due by now onto the pin
+                    r.play(self.now)
             app.step(self.now & 0x1FFFFFFF)
 
     # --- commands (COMMANDS names them) ------------------------------------------------------
