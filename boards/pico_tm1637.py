@@ -4,6 +4,15 @@ MCU = 'rp2'
 BUTTONS = {'RED': 14, 'BLUE': 15, 'OK': 16, 'RED_MINUS': 12, 'BLUE_MINUS': 13}
 WATCHDOG_MS = 8000
 
+# Optional parts (DESIGN section 11; delete a line for a board built without it).
+# A VS1838B infrared receiver's OUT on GP17: the keys of the common 21-key NEC remote ("Car
+# MP3", address 0x00): |<< RED, >>| BLUE, >|| OK, - RED_MINUS, + BLUE_MINUS. The menu's
+# `learn` item binds any other NEC remote and keeps its codes on flash instead of these.
+IR = {'pin': 17, 'codes': {0x44: 'RED', 0x40: 'BLUE', 0x43: 'OK', 0x07: 'RED_MINUS',
+                           0x15: 'BLUE_MINUS'}}
+# A passive piezo on GP18 through an NPN transistor: click, chime, win tune, refusal buzz.
+BUZZER = 18
+
 
 def displays():
     from machine import Pin

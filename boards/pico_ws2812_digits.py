@@ -4,6 +4,14 @@ MCU = 'rp2'
 BUTTONS = {'RED': 14, 'BLUE': 15, 'OK': 16, 'RED_MINUS': 12, 'BLUE_MINUS': 13}
 WATCHDOG_MS = 8000
 
+# Optional parts (DESIGN section 11; delete a line for a board built without it).
+# A 433 MHz superheterodyne receiver (RXB6) with an EV1527 keyfob, DATA on GP17: every fob has
+# its own 20-bit ID, so these codes are an example; the menu's `learn` item binds your fob
+# (A, B, C for RED, BLUE, OK; A and B together are the RED+BLUE chord) and keeps its codes.
+RF = {'pin': 17, 'codes': {0x5A5A58: 'RED', 0x5A5A54: 'BLUE', 0x5A5A52: 'OK'}}
+# A light-dependent resistor divider on GP26 (ADC0): brightness `auto` follows the room.
+LIGHT = 26
+
 # The strip as it is glued: six digits in one chain (red's three on the left, blue's three on
 # the right), every digit the same path. LEDS_PER_SEGMENT LEDs a piece (3 on a 60 LED/m strip
 # give a 5 cm segment, a 10 cm digit); the pieces follow SEGMENT_ORDER (0 = a .. 6 = g): up the

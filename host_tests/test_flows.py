@@ -262,10 +262,11 @@ def test_brightness_stepped_in_the_menu_survives_a_power_cut():
 
 # --- Issue 12: no game lost by accident, feedback, bring-up --------------------------------
 
-def items_to(item, kind='knockoff'):
-    """OK taps from the menu's first item to `item` (DESIGN section 4's order, as shown)."""
+def items_to(item, kind='knockoff', parts=()):
+    """OK taps from the menu's first item to `item` (DESIGN section 4's order, as shown; on a
+    board whose optional parts bring `parts`, 'sound' and 'learn', those too)."""
     from scoreboard.ui.menu import items_for
-    return taps('OK', items_for(kind).index(item))
+    return taps('OK', items_for(kind, parts).index(item))
 
 
 def test_a_menu_change_sets_the_game_aside_and_ok_long_brings_it_back():
@@ -375,7 +376,9 @@ def test_hold_feedback_clear_with_points_pending():
 
 
 def test_the_menus_test_item_names_each_button():
-    s, _ = play('hold OK 3200\n' + items_to('test') + 'state\ntap RED\nstate\ntap OK\nstate\n'
+    # pico_tm1637 has a buzzer and an IR receiver: its menu shows sound and learn before test
+    s, _ = play('hold OK 3200\n' + items_to('test', parts=('sound', 'learn')) +
+                'state\ntap RED\nstate\ntap OK\nstate\n'
                 'hold BLUE 2000\nstate\ntap RED_MINUS\nstate\nhold OK 1000\nstate\n',
                 board='pico_tm1637')
     start, red, ok, blue, minus, left = s

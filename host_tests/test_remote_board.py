@@ -82,3 +82,19 @@ def test_saved_codes_replace_the_board_files():
     ir.press(0x5AA5, 0)
     now, seen = run(parts, (ir, rf), 0, 600)
     assert [b for _, b in seen] == [0, OK, 0]
+
+
+def test_a_learn_round_names_the_receiver_kinds_it_bound():
+    from scoreboard.remote.learn import Learn
+    ir, rf, parts = setup()
+    lr = Learn(parts, ('RED', 'BLUE'))
+    lr.start()
+    now = 0
+    for code in (0x2001, 0x2002):
+        ir.press(code, now)
+        now, _ = run(parts, (ir, rf), now, 600)
+        lr.poll()
+    assert lr.done and lr.kinds == ('ir',)
+    out = lr.result()
+    assert out['ir'] == {0x2001: 'RED', 0x2002: 'BLUE'}
+    assert out['rf'] == {0xABCDE1: 'RED', 0xABCDE4: 'OK'}     # untouched: the board file's

@@ -153,6 +153,17 @@ def interactive(args, flash):
         ask('state')
         return proc.stdout.readline().strip()
 
+    def tone(last):
+        # The buzzer's last tone (boards with a BUZZER): 'tone: 1319 Hz, 80 ms'.
+        ask('tones')
+        try:
+            played = json.loads(proc.stdout.readline()).get('tones') or []
+        except ValueError:
+            played = []
+        if played:
+            return 'tone: %s Hz, %s ms' % (played[-1][0], played[-1][1])
+        return last
+
     fd = sys.stdin.fileno()
     old = termios.tcgetattr(fd)
     out = sys.stdout
@@ -161,6 +172,7 @@ def interactive(args, flash):
         out.write('\x1b[?25l\x1b[2J')
         last = time.monotonic()
         note = ''
+        heard = ''
         while proc.poll() is None:
             # Virtual time follows the wall clock between key presses.
             now = time.monotonic()
@@ -171,6 +183,8 @@ def interactive(args, flash):
             for line in picture():
                 out.write(line + '\x1b[K\n')
             out.write('\x1b[K\n' + summary(view()) + '\x1b[K\n')
+            heard = tone(heard)
+            out.write(heard + '\x1b[K\n')
             out.write('\x1b[K\n' + HELP + '\x1b[K\n' + note + '\x1b[K\n\x1b[J')
             out.flush()
             ready, _, _ = select.select([sys.stdin], [], [], 0.1)
@@ -207,9 +221,15 @@ WHAT = {
     'power-cut': 'RAM is lost; the firmware boots again from the virtual flash',
     'state': 'print the view model as one JSON line',
     'draw': 'print the displays as the virtual chips show them, then a line "."',
+    'ir': 'the IR remote sends CODE (hex, 0x optional) as a real NEC pulse train; with MS the '
+          'key is held MS (repeat codes); then its release and the 300 ms gap',
+    'rf': 'the 433 MHz keyfob sends CODE (EV1527, hex) for MS (at least 4 frames); two data '
+          'bits set: two fob keys at once',
+    'light': 'the light sensor reads PCT % (brightness auto follows it)',
+    'tones': 'print the tones the buzzer played since the last tones, {"tones": [[Hz, ms], ...]}',
     'quit': 'end the script here',
 }
-ARG_NAMES = {'b': 'B', 'm': 'MS'}
+ARG_NAMES = {'b': 'B', 'm': 'MS', 'c': 'CODE', 'p': 'PCT'}
 
 
 def script_help():
@@ -217,12 +237,16 @@ def script_help():
     sys.path.insert(0, os.path.join(ROOT, 'tools'))
     import sim_engine
     lines = ['press-script commands (B: RED, BLUE, OK, RED_MINUS, BLUE_MINUS; MS: '
-             'milliseconds; # starts a comment):']
+             'milliseconds; CODE: a remote code in hex; PCT: 0..100; [ ]: optional; # starts a '
+             'comment):']
     for name in sorted(sim_engine.COMMANDS):
-        kinds = sim_engine.COMMANDS[name][0]
+        shape = sim_engine.COMMANDS[name][0]
+        kinds = shape.replace('?', '')
+        need = len(shape.split('?')[0])
         args = [ARG_NAMES.get(k, k.upper()) for k in kinds]
         if kinds.count('b') > 1:
             args = ['B%d' % (i + 1) if a == 'B' else a for i, a in enumerate(args)]
+        args = [a if i < need else '[%s]' % a for i, a in enumerate(args)]
         usage = ' '.join([name] + args)
         lines.append('  %-16s %s' % (usage, WHAT.get(name, '')))
     return '\n'.join(lines)

@@ -10,13 +10,23 @@
 #   power-cut        RAM is lost; the firmware boots again from the virtual flash
 #   state            print the view model as one JSON line
 #   # comment        (and blank lines, and anything after a # on a line) ignored
+#   ir CODE [MS]     the board's infrared remote sends CODE (hex, with or without 0x: the number
+#                    of the board file's IR codes): a real NEC pulse train on the receiver's pin,
+#                    one frame, and with MS the key held that long (repeat codes every 108 ms
+#                    for MS); then the key's release (the decoder's release time) and the gap
+#   rf CODE [MS]     the same for the 433 MHz keyfob: an EV1527 code (24 bits), frames sent for
+#                    MS (at least four frames, as a fob's short press sends); two data bits set
+#                    are two fob keys at once (the RED+BLUE chord where both are bound)
+#   light PCT        the light sensor reads PCT % of its range (the room's light)
+#   tones            print the tones the buzzer played since the last `tones` as one JSON line
+#                    {"tones": [[Hz, ms], ...]}
 #
 # Interactive front ends also use: `draw` (the displays as the virtual chips show them, then a
 # line '.'), `quit`.
 #
 # The commands are one table, COMMANDS: name -> (argument kinds, Sim method); ARGS turns each
-# argument kind into a value. A new command (`ir CODE`, `light PCT`) is a row in COMMANDS, a
-# method of Sim, and (for a new kind of argument) a row in ARGS.
+# argument kind into a value; kinds after a '?' are optional. A new command is a row in
+# COMMANDS, a method of Sim, and (for a new kind of argument) a row in ARGS.
 # The command line (tools/sim.py starts it: scripts streamed, the interactive pipe) is
 # tools/sim_cli.py; this module is what a press-script run needs.
 import sys
@@ -43,6 +53,11 @@ class ScriptError(Exception):
 class TooLong(Exception):
     """A wait with a key held beyond MAX_BUSY_MS: the firmware would have to be run through
     every pass of it (auto-repeat), so the simulator refuses it."""
+
+
+class NoPart(TooLong):
+    """A script line for a part the board does not have (`ir` on a board without IR): refused
+    when the line is run, like a wait too long (the runner names the line)."""
 
 
 def dumps(v):
@@ -101,8 +116,29 @@ def _ms(w, buttons, n, raw):
     return v
 
 
+def _code(w, buttons, n, raw):
+    h = w[2:] if w[:2] in ('0x', '0X') else w
+    try:
+        v = int(h, 16)
+    except ValueError:
+        v = -1
+    if v < 0 or not h:
+        raise ScriptError(n, raw, 'not a hex code: %s' % w)
+    return v
+
+
+def _pct(w, buttons, n, raw):
+    try:
+        v = int(w)
+    except ValueError:
+        v = -1
+    if not 0 <= v <= 100:
+        raise ScriptError(n, raw, 'not a percentage 0..100: %s' % w)
+    return v
+
+
 # Argument kinds: one letter -> parser(word, board buttons, line number, line) -> value.
-ARGS = {'b': _button, 'm': _ms}
+ARGS = {'b': _button, 'm': _ms, 'c': _code, 'p': _pct}
 
 # The script commands: name -> (argument kinds, the Sim method that runs them; None: handled
 # by the runner). tools/sim.py --help lists them.
@@ -115,6 +151,10 @@ COMMANDS = {
     'wait': ('m', 'advance'),
     'power-cut': ('', 'boot'),
     'state': ('', 'state'),
+    'ir': ('c?m', 'ir'),
+    'rf': ('c?m', 'rf'),
+    'light': ('p', 'light'),
+    'tones': ('', 'tones'),
     'draw': ('', 'draw'),
     'quit': ('', None),
 }
@@ -133,10 +173,14 @@ def parse_line(n, raw, buttons):
     if row is None:
         raise ScriptError(n, raw, 'unknown command %s' % words[0])
     shape = row[0]
-    if len(args) != len(shape):
-        raise ScriptError(n, raw, '%s takes %d argument(s)' % (op, len(shape)))
+    need = shape.split('?')[0]
+    shape = shape.replace('?', '')
+    if not len(need) <= len(args) <= len(shape):
+        if len(need) == len(shape):
+            raise ScriptError(n, raw, '%s takes %d argument(s)' % (op, len(shape)))
+        raise ScriptError(n, raw, '%s takes %d to %d arguments' % (op, len(need), len(shape)))
     vals = []
-    for i in range(len(shape)):
+    for i in range(len(args)):
         vals.append(ARGS[shape[i]](args[i], buttons, n, raw))
     if op == 'chord' and vals[0] == vals[1]:
         raise ScriptError(n, raw, 'a chord needs two different buttons')
@@ -180,6 +224,13 @@ class Sim:
         self.colour = colour
         self.boots = 0
         self.vboard = None
+        from virtual.irqpin import Clock
+        self.us = Clock()       # the microsecond clock the receivers' IRQs read
+        self.receivers = {}     # 'ir', 'rf' -> virtual.receiver.Receiver on the board's pin
+        self.remote_until = 0   # a remote's train and its key's release end by then
+        self.light_pct = 50     # the room, as the light sensor sees it
+        self._tones_told = 0    # tones already printed by `tones`
+        self._tones_old = []    # tones of the boots before this one
         self.boot()
 
     # --- the board --------------------------------------------------------------------------
@@ -195,18 +246,40 @@ class Sim:
         m = self.machine
         self.app = None
         self.vboard = None
+        if self.boots:      # this simulator's tones so far (the first boot: none yet)
+            self._tones_old = self.tones_played()
         m.reset_all()
         for name in self.held:
             m.drive(self.board.BUTTONS[name], 0)
+        self._parts()
         # The chips are on the board before power-on: they listen from the first edge the
         # drivers send, built from the board file's wiring, not from its drivers.
         self.vboard = VirtualBoard(self.board)
         self.chips = self.vboard.groups
         self.step_ms = getattr(scoreboard.app, 'LOOP_MS', 5)     # the firmware's loop period
-        self.app = App(self.board, Store(self.flash), self.now)
+        self.app = App(self.board, Store(self.flash), self.now, us=self.us)
+        self.light(self.light_pct)
         self.touched = self.now
         self.boots += 1
 
+    def _parts(self):
+        # The board's optional parts (DESIGN section 11) on the virtual board, before power-on:
+        # the remotes' receivers on their pins, the buzzer's PWM on the loop's clock.
+        from virtual.receiver import Receiver
+        m = self.machine
+        self.receivers = {}
+        for attr, kind in (('IR', 'ir'), ('RF', 'rf')):
+            part = getattr(self.board, attr, None)
+            if part:
+                r = Receiver(part['pin'], kind, clock=self.us)
+                r.idle_line()
+                self.receivers[kind] = r
+        pwm = getattr(m, 'PWM', None)
+        if pwm is not None:
+            pwm.default_clock = self._ms
+
+    def _ms(self):
+        return self.now & 0x1FFFFFFF
     def press(self, b):
         self.held[b] = True
         self.touched = self.now
@@ -227,8 +300,9 @@ class Sim:
         horizon = quiet_horizon(app)
         if self.held and ms > MAX_BUSY_MS:
             raise TooLong('a key held for more than %d ms' % MAX_BUSY_MS)
+        rs = list(self.receivers.values())
         while self.now < end:
-            quiet = not self.held and app_idle(app)
+            quiet = not self.held and app_idle(app) and self.now >= self.remote_until
             step = IDLE_STEP_MS if quiet else self.step_ms
             if quiet and self.now - self.touched >= horizon:
                 left = end - self.now
@@ -239,6 +313,9 @@ class Sim:
             if self.now + step > end:
                 step = end - self.now
             self.now += step
+            for r in rs:
+                if r._edges:        # a train queued: its edges due by now onto the pin
+                    r.play(self.now)
             app.step(self.now & 0x1FFFFFFF)
 
     # --- commands (COMMANDS names them) ------------------------------------------------------
@@ -280,6 +357,61 @@ class Sim:
 
     def state(self):
         self.out.write(dumps(self.app.ctl.view) + '\n')
+
+    # --- the optional parts: remotes, light, buzzer (DESIGN section 11) ----------------------
+
+    def ir(self, code, ms=0):
+        self.remote('ir', code, ms)
+
+    def rf(self, code, ms=0):
+        self.remote('rf', code, ms)
+
+    def remote(self, kind, code, ms=0):
+        """A press of a remote's key: the pulse train for `code` on the receiver's pin, the
+        key held `ms` (repeat codes, repeated frames); then its release and the gap."""
+        r = self.receivers.get(kind)
+        if r is None:
+            raise NoPart('this board has no %s receiver' % ('IR' if kind == 'ir' else 'RF'))
+        if kind == 'ir':
+            from scoreboard.remote.nec import NEC as decoder
+        else:
+            from scoreboard.remote.ev1527 import EV1527 as decoder
+        end = r.press(code, self.now, ms)
+        after = decoder.RELEASE_MS + GAP_MS
+        self.touched = self.now
+        self.remote_until = end + after
+        self.advance(end - self.now)
+        self.advance(after)
+        self.touched = self.now
+
+    def light(self, pct):
+        """The room's light: the light sensor reads pct % (kept across a power cut)."""
+        self.light_pct = pct
+        adc = getattr(self.machine, 'ADC', None)
+        pin = getattr(self.board, 'LIGHT', None)
+        if adc is None or pin is None:
+            return
+        for a in adc.instances:
+            if getattr(a.pin, 'id', None) == pin:
+                a.set_percent(pct)
+
+    def tones_played(self):
+        """Every tone the buzzer played since the simulator started: (Hz, start ms, ms or
+        None while it sounds)."""
+        out = list(self._tones_old)
+        pwm = getattr(self.machine, 'PWM', None)
+        if pwm is not None:
+            for p in pwm.instances:
+                out += p.tones
+        return out
+
+    def tones(self):
+        """Print the tones played (and ended) since the last `tones`: {"tones": [[Hz, ms],
+        ...]}."""
+        done = [t for t in self.tones_played() if t[2] is not None]
+        new = done[self._tones_told:]
+        self._tones_told = len(done)
+        self.out.write(dumps({'tones': [[t[0], t[2]] for t in new]}) + '\n')
 
     def draw(self):
         for line in self.picture():

@@ -51,6 +51,20 @@ PARTS = {
                     '+5V and GND to the 5 V supply'),
 }
 
+# The optional parts of DESIGN section 11, found on the built app (its receivers, buzzer and
+# light sensor): (part, detail, part pin, note, power).
+OPTIONAL = {
+    'ir': ('VS1838B infrared receiver', 'NEC remote, 38 kHz', 'OUT', 'active low',
+           'VCC to 3V3(OUT) via 100 ohm, 4.7 uF to GND'),
+    'rf': ('433 MHz receiver (RXB6)', 'superheterodyne, EV1527 keyfobs', 'DATA', '',
+           'VCC to 3V3(OUT), GND; 17.3 cm wire antenna'),
+    'buzzer': ('passive piezo buzzer', 'switched by an S8050 or 2N2222 NPN transistor',
+               'BASE', 'via 1 kohm, PWM',
+               'piezo from VSYS to the collector, emitter to GND'),
+    'light': ('light sensor: LDR divider', 'GL5528 LDR to 3V3, 10 kohm to GND',
+              'MIDPOINT', 'ADC, 100 nF to GND', 'LDR to 3V3(OUT), 10 kohm to AGND'),
+}
+
 # Raspberry Pi Pico / Pico W / Pico 2: GPn -> the pin number on the board's edge.
 PICO_PINS = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15,
              12: 16, 13: 17, 14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27,
@@ -174,14 +188,12 @@ def read_board(name, folder=None):
                     title, detail = _describe(kind, drv)
                     pins = []
                     for attr, label, note in PARTS[kind][1]:
-                        p = _get(drv, attr)
-                        pid = getattr(p, 'id', None)
-                        if pid is None and p is not None:
-                            pid = _get(p, '_line.id')
+                        pid = _pin_id(_get(drv, attr))
                         if pid is not None and not any(x[0] == label for x in pins):
                             pins.append((label, pid, note))
                     parts.append({'display': n, 'title': title, 'detail': detail,
                                   'power': PARTS[kind][2], 'pins': pins})
+            parts += _optional_parts(sim.app)
             from scoreboard.ui.keys import NAMES
             buttons = []
             bt = sim.app.buttons
@@ -197,13 +209,42 @@ def read_board(name, folder=None):
         machine.SPI, machine.SoftSPI = base, soft
 
 
+def _pin_id(p):
+    # A Pin (its id), a wire's end, or a PWM on a pin (a dimmed /OE, a buzzer).
+    if p is None:
+        return None
+    for path in ('id', '_line.id', 'pin.id', 'pin._line.id'):
+        pid = _get(p, path)
+        if pid is not None:
+            return pid
+    return None
+
+
+def _optional_parts(app):
+    """The remotes' receivers, the buzzer and the light sensor the app built."""
+    found = []
+    for r in getattr(app, 'remotes', ()):
+        found.append((r.kind, r.pin))
+    if getattr(app, 'sound', None) is not None:
+        found.append(('buzzer', getattr(app.sound._pwm, 'pin', None)))
+    if getattr(app, 'light', None) is not None:
+        found.append(('light', getattr(app.light._adc, 'pin', None)))
+    out = []
+    for kind, pin in found:
+        title, detail, label, note, power = OPTIONAL[kind]
+        pid = _pin_id(pin)
+        out.append({'display': None, 'title': title, 'detail': detail, 'power': power,
+                    'pins': [(label, pid, note)] if pid is not None else []})
+    return out
+
+
 # -- the pin table (markdown) -----------------------------------------------------------------
 
 def table(w):
     b = w['board']
     rows = ['| part | part pin | %s pin | notes |' % w['mcu'], '|---|---|---|---|']
     for p in w['parts']:
-        where = ('display %d: ' % p['display']) if w['displays'] > 1 else ''
+        where = ('display %d: ' % p['display']) if w['displays'] > 1 and p['display'] else ''
         for label, pid, note in p['pins']:
             rows.append('| %s%s | %s | %s | %s |' % (where, _md_title(p), label,
                                                       pin_label(b, pid), note))
@@ -239,7 +280,8 @@ BOX = (255, 255, 255)
 MCU_FILL = (222, 240, 222)
 WIRE = {'CLK': (200, 150, 0), 'SRCK': (200, 150, 0), 'DIO': (20, 140, 60),
         'DIN': (20, 140, 60), 'SER IN': (20, 140, 60), 'CS (LOAD)': (130, 60, 170),
-        'RCK': (130, 60, 170), '/G': (90, 90, 90)}
+        'RCK': (130, 60, 170), '/G': (90, 90, 90), 'OUT': (200, 90, 20), 'DATA': (200, 90, 20),
+        'BASE': (150, 40, 110), 'MIDPOINT': (40, 130, 160)}
 BUTTON_INK = {'RED': (210, 30, 30), 'BLUE': (30, 70, 210), 'OK': (60, 60, 60),
               'RED_MINUS': (230, 120, 120), 'BLUE_MINUS': (120, 150, 230)}
 ROW = 22
@@ -292,7 +334,7 @@ def picture(w):
     first_y = {}
     for top, bottom, p, pins in blocks:
         d.rectangle([px0, top, px1, bottom - 2], fill=BOX, outline=INK, width=2)
-        where = ('display %d: ' % p['display']) if w['displays'] > 1 else ''
+        where = ('display %d: ' % p['display']) if w['displays'] > 1 and p['display'] else ''
         d.text((px0 + 10, top + 4), where + p['title'], font=fb, fill=INK)
         d.text((px0 + 10, top + 4 + ROW), p['detail'], font=fs, fill=GREY)
         for py, label, pid, note in pins:

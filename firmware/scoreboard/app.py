@@ -27,7 +27,7 @@ RESTART_PAUSE_MS = 100  # after a fault, before the loop starts again
 
 
 class App:
-    def __init__(self, board, store, now, safe=False):
+    def __init__(self, board, store, now, safe=False, us=None):
         self.buttons = Buttons.from_board(board, NAMES)
         self.store = store
         self.wdt = None
@@ -41,6 +41,7 @@ class App:
             saved = store.load(check)
             self.ctl = Controller(now, store=store, saved=saved, message=store.message)
         self.input = Input(self.ctl)
+        self._parts(board, us)
         # The first scan, at power-up: a key already down (held through the cut) is ignored
         # until it is released.
         self.input.scan(self.buttons.scan(), now)
@@ -71,11 +72,56 @@ class App:
     def step(self, now):
         """One pass of the loop at time `now` (masked ticks). Allocates nothing unless a
         gesture changes the game or the view."""
-        self.input.scan(self.buttons.scan(), now)
+        self.input.scan(self.buttons.scan() | self._remote_bits(now), now)
         self.ctl.tick(now)
+        self._sound_light(now)
         self.draw(now)
         if self.wdt is not None:
             self.wdt.feed()
+
+    # --- the optional parts (DESIGN section 11): remotes, buzzer, light sensor ---------------
+
+    def _parts(self, board, us):
+        # us: the microsecond clock the receivers' IRQ reads (None: time.ticks_us).
+        ctl = self.ctl
+        self.remotes = ()
+        self.sound = self.light = None
+        ctl.buttons = tuple([n for n in NAMES if n in board.BUTTONS])
+        parts = []
+        if getattr(board, 'BUZZER', None) is not None:
+            from machine import PWM, Pin
+            from .sound import from_board
+            self.sound = from_board(board, PWM, Pin, ctl.settings.get('sound') != 'off')
+            parts.append('sound')
+        if getattr(board, 'IR', None) or getattr(board, 'RF', None):
+            from machine import Pin
+            from .remote.board import receivers
+            self.remotes = receivers(board, Pin, us, ctl.settings.get('remote'))
+            parts.append('learn')
+        if getattr(board, 'LIGHT', None) is not None:
+            from machine import ADC, Pin
+            from .light import from_board as light_from_board
+            self.light = light_from_board(board, ADC, Pin)
+            ctl.has_light = True
+        ctl.cues = self.sound
+        ctl.remotes = self.remotes
+        ctl.parts = tuple(parts)
+
+    def _remote_bits(self, now):
+        # The keys the remotes hold down, in the buttons' bits: one input path for both.
+        rs = self.remotes
+        b = 0
+        i = len(rs)
+        while i:
+            i -= 1
+            b |= rs[i].bits(now)
+        return b
+
+    def _sound_light(self, now):
+        if self.sound is not None:
+            self.sound.update(now)
+        if self.light is not None:
+            self.ctl.room = self.light.update(now)   # used while brightness is 'auto'
 
     def draw(self, now):
         # Kept tiny: MicroPython takes a function's frame from the heap when it needs more

@@ -6,12 +6,16 @@ such as virtual.pulses.Rng)."""
 
 
 class ADC:
-    def __init__(self, pin=None, value=32768, noise=0, rng=None):
+    instances = []     # the sensors the firmware built (the simulator finds them; a power cut
+                       # empties it)
+
+    def __init__(self, pin=None, value=32768, noise=0, rng=None, atten=None):
         self.pin = pin
         self.value = value
         self.noise = noise
         self.rng = rng
         self.reads = 0
+        ADC.instances.append(self)
 
     def set_percent(self, pct):
         self.value = max(0, min(100, pct)) * 65535 // 100
@@ -22,3 +26,10 @@ class ADC:
         if self.noise and self.rng is not None:
             v += self.rng.between(-self.noise, self.noise)
         return max(0, min(65535, v))
+
+
+NAMES = ('ADC',)   # joined into the stand-in machine (tools/virtual/machine.py, PARTS)
+
+
+def reset():
+    ADC.instances.clear()

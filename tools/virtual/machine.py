@@ -319,7 +319,7 @@ SOFT_RESET = 5
 
 
 # The parts' stand-in modules (see the top): each module's NAMES become names of this module.
-PARTS = ()
+PARTS = ('pwm', 'adc')
 
 
 def _join(parts):
@@ -331,6 +331,9 @@ def _join(parts):
             continue
         for n in getattr(mod, 'NAMES', ()):
             g[n] = getattr(mod, n)
+        fn = getattr(mod, 'reset', None)
+        if fn is not None:
+            resets.append(fn)
 
 
 _join(PARTS)

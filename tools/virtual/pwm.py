@@ -3,7 +3,9 @@
 `machine.PWM`'s calls (`freq`, `duty_u16`, `deinit`); the time comes from `clock()` (ms), so the
 record is in the loop's time. A tone sounds while the duty is above 0: each is kept as
 `(hz, start_ms, duration_ms)`; the one still sounding has duration None; one replaced within
-the millisecond it began is dropped (nothing was heard)."""
+the millisecond it began is dropped (nothing was heard). The pin's wire (a stand-in
+machine.Pin's line) carries the duty, so a chip on it (a TPIC6B595 chain's /OE) sees the
+dimming."""
 
 from scoreboard.ui.ticks import diff
 
@@ -54,6 +56,9 @@ class PWM:
     def duty_u16(self, d=None):
         if d is None:
             return self._duty
+        ln = getattr(self.pin, '_line', None)
+        if ln is not None:
+            ln.duty = d     # the wire's chips read a PWM-driven pin from it (machine.Line)
         was = self._sounding()
         self._duty = d
         if was != self._sounding():
@@ -76,3 +81,11 @@ class PWM:
     def sounding(self):
         """The frequency sounding now, or 0."""
         return self._freq if self._sounding() else 0
+
+
+NAMES = ('PWM',)   # joined into the stand-in machine (tools/virtual/machine.py, PARTS)
+
+
+def reset():
+    """A power cut: the buzzers built so far are gone (the next boot builds its own)."""
+    PWM.instances.clear()

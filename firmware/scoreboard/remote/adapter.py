@@ -104,7 +104,11 @@ class RemoteKeys:
     def bits(self, now):
         """The remote's keys down at `now` (ms tick); drains and decodes the waiting edges."""
         self._now = now
-        self._ring.drain(self.decoder)
+        ring = self._ring
+        if ring._head != ring._tail or ring.lost:   # the idle pass: nothing to drain
+            ring.drain(self.decoder)
+        if self._code < 0 and not self._gap:
+            return 0
         if self._code >= 0 and diff(now, self._until) >= 0:
             self._code = -1
             self._bits = 0

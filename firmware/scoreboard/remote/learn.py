@@ -39,6 +39,11 @@ class Learn:
         return self._buttons[self._i] if self.active and self._i < len(self._buttons) else None
 
     @property
+    def kinds(self):
+        """The receiver kinds ('ir', 'rf') that learned a code this round."""
+        return tuple(self._new)
+
+    @property
     def done(self):
         return self._i >= len(self._buttons)
 

@@ -55,6 +55,10 @@ _WORDS = (
     b'yes,yE,yES,YES,YES,'
     b'red,r,rEd,RED,RED,'
     b'blue,b,bLu,BLUE,BLUE,'
+    b'on,on,on,ON,ON,'                  # sound (DESIGN section 11)
+    b'off,oF,oFF,OFF,OFF,'
+    b'auto,Au,Aut,AUTO,AUTO,'           # brightness with a light sensor
+    b'done,dn,don,DONE,DONE,'           # learn: every button bound
 )
 
 

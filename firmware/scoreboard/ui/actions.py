@@ -127,6 +127,7 @@ def _enter_frame(c, action, now):
         c._enter(p, now)
     c.pending = _zero()
     c._after_entry(now)
+    c._entered(now)                     # the buzzer's chime (or win tune), as for OK
 
 
 def _act_undo(c, action, now):

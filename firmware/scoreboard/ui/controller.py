@@ -51,7 +51,20 @@ class Controller:
         self._sticky = sticky       # the message stays until a press (the safe screen)
         self.version = 0
         self._view = None
-        self.settings = {'game': KINDS[0], 'brightness': self.DEFAULT_BRIGHTNESS, 'opts': {}}
+        self.settings = {'game': KINDS[0], 'brightness': self.DEFAULT_BRIGHTNESS, 'opts': {},
+                         'sound': 'on'}
+        # The board's optional parts (DESIGN section 11), set by the app: the buzzer (`cues`,
+        # a sound.Sound), the remotes (remote.adapter.RemoteKeys), the menu items they bring
+        # (`parts`: 'sound', 'learn'), whether brightness may be 'auto' (a light sensor) and
+        # the level the room asks for then (`room`, 1..8), the board's button names.
+        self.cues = None
+        self.remotes = ()
+        self.parts = ()
+        self.has_light = False
+        self.room = self.DEFAULT_BRIGHTNESS
+        self.buttons = KEY_NAMES[:3]
+        self.learning = None        # the menu's learn round (remote.learn.Learn) while it runs
+        self._heard = []            # the remotes' press counts the menu has shown
         self.match = Match(1)
         self.game = None
         self.screen = 'setup'
@@ -113,8 +126,12 @@ class Controller:
 
     @property
     def brightness(self):
-        """0..7 for the displays: the user's 1..8, or 0 while dimmed."""
-        return 0 if self.dimmed else self.settings['brightness'] - 1
+        """0..7 for the displays: the user's 1..8 (with 'auto', the room's), or 0 while
+        dimmed."""
+        b = self.settings['brightness']
+        if b == 'auto':
+            b = self.room
+        return 0 if self.dimmed else b - 1
 
     # --- time -------------------------------------------------------------------------------
 
@@ -154,6 +171,9 @@ class Controller:
             elif idle >= self.DIM_MS and not self.dimmed:
                 self.dimmed = True
                 self._changed()
+        if self.menu is not None and self.remotes:
+            from .menu import menu_tick     # learn and test listen to the remotes
+            menu_tick(self, now)
 
     # --- gestures ---------------------------------------------------------------------------
 
@@ -186,6 +206,9 @@ class Controller:
         return False
 
     def _pressed(self, key, now):
+        s = self.cues
+        if s is not None:
+            s.click(now)
         if self.touch(now):
             return True
         m = self.menu
@@ -277,9 +300,21 @@ class Controller:
                 self._enter(self.pending, now)
         except RuleError as e:
             self._say(str(e), now)      # the pending points stay for a correction
+            if self.cues is not None:
+                self.cues.refuse(now)
             return
         self.pending = _zero()
         self._after_entry(now)
+        self._entered(now)
+
+    def _entered(self, now):
+        # An entry committed: the buzzer chimes, or plays the win tune when it ended the game.
+        s = self.cues
+        if s is not None:
+            if self.game.over:
+                s.win(now)
+            else:
+                s.chime(now)
 
     def _enter(self, points, now):
         """Points of a frame (`points` {red, blue}), a turn or a shot (the turn side's)."""

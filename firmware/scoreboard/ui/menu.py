@@ -12,7 +12,10 @@ from .state import BRIGHTNESS_MAX
 
 # Every item in the order the menu shows them (DESIGN section 4).
 ITEMS = ('game', 'target', 'doubles', 'blank', 'hanger', 'handicap', 'corner', 'beds', 'gift',
-         'last_mark', 'best_of', 'brightness', 'new_game', 'reset_games', 'test')
+         'last_mark', 'best_of', 'brightness', 'new_game', 'reset_games', 'sound', 'learn',
+         'test')
+# Items of the board's optional parts (DESIGN section 11): shown only where the board has them.
+PART_ITEMS = ('sound', 'learn')
 # The items that are options of the game (shown when the chosen game has them).
 GAME_ITEMS = ('target', 'doubles', 'blank', 'hanger', 'handicap', 'corner', 'beds', 'gift',
               'last_mark')
@@ -27,13 +30,17 @@ OWN = {
     'brightness': [1, BRIGHTNESS_MAX],
     'new_game': NO_YES,
     'reset_games': NO_YES,
+    'sound': ('on', 'off'),
 }
+LEARN_MIN = 3       # a learn round may stop once RED, BLUE and OK have their codes
 
 
-def items_for(kind):
-    """The menu items shown while `kind` is the chosen game."""
+def items_for(kind, parts=()):
+    """The menu items shown while `kind` is the chosen game, on a board whose optional parts
+    bring the items `parts` ('sound', 'learn')."""
     cls = traits(kind)
-    return [i for i in ITEMS if i not in GAME_ITEMS or cls.allowed(i) is not None]
+    return [i for i in ITEMS if (i not in GAME_ITEMS or cls.allowed(i) is not None)
+            and (i not in PART_ITEMS or i in parts)]
 
 
 def step(item, value, delta, kind):
@@ -65,6 +72,9 @@ def open_menu(c, now):
     values['new_game'] = 'no'
     values['reset_games'] = 'no'
     values['test'] = '-'
+    values['sound'] = c.settings.get('sound', 'on')
+    values['learn'] = '-'
+    c._heard = [r.presses for r in c.remotes]
     g = c.game
     if g is not None:
         for name in AT_ONCE:      # these follow the game in play
@@ -72,7 +82,7 @@ def open_menu(c, now):
                 values[name] = g.options[name]
         if g.target is not None:
             values['target'] = g.target
-    c.menu = {'items': items_for(kind), 'i': 0, 'values': values}
+    c.menu = {'items': items_for(kind, c.parts), 'i': 0, 'values': values}
     c._say('menu', now)
 
 
@@ -80,6 +90,8 @@ def menu_event(c, kind, key, now):
     m = c.menu
     item = m['items'][m['i']]
     if key == OK:
+        if c.learning is not None:
+            _learn_stop(c, now)     # the board's OK ends a round: saved if enough is learned
         if kind == LONG:
             _leave(c, now)
         elif kind == TAP and item != 'test':
@@ -87,30 +99,125 @@ def menu_event(c, kind, key, now):
         return
     if kind != TAP and kind != REPEAT or item == 'test':
         return
+    if item == 'learn':
+        if kind == TAP and c.learning is None:
+            _learn_start(c, now)
+        return
     vals = m['values']
-    new = step(item, vals[item], 1 if key == K_BLUE else -1, vals['game'])
+    if item == 'brightness' and c.has_light and (vals[item] == 'auto' or (
+            vals[item] == BRIGHTNESS_MAX and key == K_BLUE)):
+        new = BRIGHTNESS_MAX if key != K_BLUE else 'auto'  # 'auto' follows the top level
+    else:
+        new = step(item, vals[item], 1 if key == K_BLUE else -1, vals['game'])
     if new == vals[item] and type(new) is type(vals[item]):
         return                  # at the end of its range: nothing changed, nothing saved
     vals[item] = new
     if item == 'game':
         # Each game remembers its own options; show the chosen game's items and values.
         keep = {}
-        for name in ('best_of', 'brightness', 'new_game', 'reset_games', 'test'):
+        for name in ('best_of', 'brightness', 'new_game', 'reset_games', 'test', 'sound',
+                     'learn'):
             keep[name] = vals[name]
         vals = c.opts(new)
         vals.update(keep)
         vals['game'] = new
         m['values'] = vals
-        m['items'] = items_for(new)
+        m['items'] = items_for(new, c.parts)
     elif item == 'brightness':
         # Brightness applies at once, so it is saved at once: what the display shows
         # survives a power cut (the menu's other changes apply when it is left).
         c.settings['brightness'] = new
         c._persist(now)
+    elif item == 'sound':
+        c.settings['sound'] = new   # at once too, and heard at once: the next press clicks
+        if c.cues is not None:
+            c.cues.on = new == 'on'
+        c._persist(now)
+
+
+# --- the remotes in the menu: learn and test (DESIGN section 11) ---------------------------
+
+def _learn_start(c, now):
+    from ..remote.learn import Learn
+    lr = Learn(c.remotes, c.buttons)
+    lr.start()
+    c.learning = lr
+    _show(c, 'learn', lr.button)
+
+
+def _learn_stop(c, now):
+    lr = c.learning
+    c.learning = None
+    n = len(c.buttons) if lr.button is None else c.buttons.index(lr.button)  # learned so far
+    if n < LEARN_MIN:
+        lr.cancel()                 # too few keys for a remote that can score: nothing kept
+        _show(c, 'learn', '-')
+        return
+    lr.cancel()
+    _learn_save(c, lr, now)
+
+
+def _learn_save(c, lr, now):
+    # Each receiver kind the round bound gets exactly its new codes; a kind it did not touch
+    # keeps what it had (the board file's codes stay the board file's, not saved copies).
+    codes = lr.result()
+    saved = dict(c.settings.get('remote') or {})
+    for kind in codes:
+        if kind not in lr.kinds:
+            continue
+        mine = {}
+        for code in codes[kind]:
+            mine['0x%X' % code] = codes[kind][code]
+        saved[kind] = mine
+    c.settings['remote'] = saved
+    c._persist(now)
+    _show(c, 'learn', 'done')
+
+
+def _show(c, item, value):
+    m = c.menu
+    if m is not None:
+        m['values'][item] = value
+        c._changed()
+
+
+def menu_tick(c, now):
+    """Each loop pass while the menu is open on a board with remotes: the learn round takes
+    the codes the remotes decoded, `test` shows each code received (hex) and the button it is."""
+    lr = c.learning
+    if lr is not None:
+        refused = lr.refused
+        got = lr.poll()
+        if lr.refused != refused and c.cues is not None:
+            c.cues.refuse(now)      # a key already taken this round
+        if got is not None:
+            if c.cues is not None:
+                c.cues.chime(now)
+            if lr.done:
+                c.learning = None
+                _learn_save(c, lr, now)
+            else:
+                _show(c, 'learn', lr.button)
+    heard = c._heard
+    rs = c.remotes
+    i = 0
+    while i < len(rs):
+        r = rs[i]
+        if i < len(heard) and r.presses != heard[i]:
+            heard[i] = r.presses
+            m = c.menu
+            if m['items'][m['i']] == 'test' and r.last_code is not None:
+                name = r.codes.get(r.last_code)
+                text = '%X' % r.last_code
+                _show(c, 'test', text + ' ' + name if name else text)
+        i += 1
 
 
 def _leave(c, now):
     vals = c.menu['values']
+    if c.learning is not None:
+        c.learning.cancel()
+        c.learning = None
     c.menu = None
     kind = vals['game']
     before = c.opts(kind)

@@ -4,6 +4,7 @@
 # know whether a slot is usable (DESIGN section 7: a slot the firmware cannot use counts as
 # damaged, and the store falls back to the other).
 from ..core import BLUE, RED, load_game, new_game, traits
+from . import keys
 from .match import Match
 
 VERSION = 1
@@ -42,6 +43,29 @@ def _names(d):
         for s in (RED, BLUE):
             if name_ok(d.get(s)):
                 out[s] = d.get(s)
+    return out
+
+
+def _remote(d):
+    # The codes the menu's learn item saved: {'ir': {'0x10EF': 'RED', ...}, 'rf': {...}}.
+    if type(d) is not dict:
+        return None
+    out = {}
+    for kind in d:
+        codes = d[kind]
+        if kind not in ('ir', 'rf') or type(codes) is not dict:
+            continue
+        mine = {}
+        for code in codes:
+            name = codes[code]
+            if type(code) is str and type(name) is str:
+                try:
+                    int(code, 0) if code[:2] in ('0x', '0X') else int(code)
+                    keys.index(name)
+                except ValueError:
+                    continue
+                mine[code] = name
+        out[kind] = mine
     return out
 
 
@@ -87,10 +111,14 @@ def parse(d):
     kind = s['game']
     traits(kind)                        # an unknown game raises here
     bright = s.get('brightness')
-    if type(bright) is not int or not 1 <= bright <= BRIGHTNESS_MAX:
+    if bright != 'auto' and (type(bright) is not int or not 1 <= bright <= BRIGHTNESS_MAX):
         bright = DEFAULT_BRIGHTNESS
     opts = s.get('opts') or {}
-    settings = {'game': kind, 'brightness': bright, 'opts': {}}
+    settings = {'game': kind, 'brightness': bright, 'opts': {},
+                'sound': 'off' if s.get('sound') == 'off' else 'on'}
+    remote = _remote(s.get('remote'))
+    if remote is not None:
+        settings['remote'] = remote
     for k in opts:
         new_game(k, **opts[k])          # options the core refuses are not kept
         settings['opts'][k] = dict(opts[k])
