@@ -5,14 +5,8 @@
 # so the page offers exactly what the board accepts.
 import json
 
-from ..core import KINDS, options
+from ..core import KINDS, traits
 
-# Choices for the options that are words (the menu's, plus who starts).
-WORDS = {
-    'hammer': ['red', 'blue'], 'first': ['red', 'blue'], 'blank': ['switch', 'keep'],
-    'handicap': [None, 'red', 'blue'], 'last_mark': ['any', 'earned'],
-    'scoring': ['owner', 'leader'], 'corner': [26, 13], 'beds': [9, 5],
-}
 
 HEAD = """<!doctype html><html><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1">
@@ -151,33 +145,17 @@ def games():
     None], and how a frame is entered. The core's traits say it where it declares them
     (OPTIONS: name, default, a tuple of choices or a [lo, hi] list; ENTRY)."""
     out = {}
-    try:
-        from ..core import traits
-    except ImportError:
-        traits = None
     for kind in KINDS:
-        t = None
-        if traits is not None:
-            try:
-                t = traits(kind)
-            except Exception:
-                t = None
+        t = traits(kind)
         opts = []
-        declared = getattr(t, 'OPTIONS', None)
-        if declared:
-            for name, default, allowed in declared:
-                if isinstance(allowed, tuple) and (False not in allowed or True not in allowed):
-                    opts.append([name, default, list(allowed)])
-                elif isinstance(allowed, list):
-                    opts.append([name, default, None, allowed])
-                else:
-                    opts.append([name, default, None])
-        else:
-            for name, default in options(kind):
-                opts.append([name, default, WORDS.get(name)])
-        entry = getattr(t, 'ENTRY', None) or {'practice': 'shot', 'horsecollar': 'turn',
-                                              'shovehapenny': 'bed'}.get(kind, 'frame')
-        out[kind] = {'options': opts, 'entry': entry}
+        for name, default, allowed in t.OPTIONS:
+            if isinstance(allowed, tuple) and (False not in allowed or True not in allowed):
+                opts.append([name, default, list(allowed)])
+            elif isinstance(allowed, list):
+                opts.append([name, default, None, allowed])
+            else:
+                opts.append([name, default, None])
+        out[kind] = {'options': opts, 'entry': t.ENTRY}
     return out
 
 
