@@ -11,6 +11,7 @@ BOARD ?= pico_tm1637
 # `make` alone lists the commands.
 help:
 	@echo "make sim      the firmware on a virtual board in this terminal (BOARD=name)"
+	@echo "              a Wi-Fi board's phone remote too: BOARD=pico_w_tm1637 HTTP=8080"
 	@echo "make test     every test, under CPython and the MicroPython unix port"
 	@echo "make deploy   compile and copy to a board with mpremote (BOARD=name PORT=...)"
 	@echo "make vboard   a virtual board on a pty, to deploy to"
@@ -50,9 +51,11 @@ test-micropython: $(STAMP)
 	@# is measured by `make bench`, not here.
 	$(BIN)/micropython -X heapsize=8M host_tests/mp_run.py
 
-# The firmware on a virtual board in this terminal (BOARD=name picks the board).
+# The firmware on a virtual board in this terminal (BOARD=name picks the board). On a Wi-Fi
+# board, HTTP=PORT (or HOST:PORT) also serves the phone remote: open http://127.0.0.1:PORT/.
+# (HTTP given on the command line only: its default below is the venue service's.)
 sim: $(STAMP)
-	@$(BIN)/python tools/sim.py --board $(BOARD)
+	@$(BIN)/python tools/sim.py --board $(BOARD) $(if $(filter command line environment,$(origin HTTP)),--http $(HTTP)) $(if $(FLASH),--flash $(FLASH))
 
 # Long runs of the property tests and power-cut sweeps (a short seeded run is inside `make test`).
 fuzz: $(STAMP)
