@@ -121,7 +121,8 @@ lint: $(STAMP) $(STUBS_STAMP)
 
 # -- The venue (DESIGN section 10): every table on one MQTT broker, a TV page, a leaderboard ----
 # `make venue`: the service on a running broker. `make venue-demo`: its own mosquitto, three
-# tables (the firmware's venue link on the MicroPython unix port) and the service.
+# tables (tools/sim.py Wi-Fi boards: the firmware, its net.json pointing at that broker) and the
+# service; it prints the TV page's address and each board's phone page.
 MQTT ?= 127.0.0.1:1883
 HTTP ?= 127.0.0.1:8000
 VENUE_DB ?= venue.sqlite

@@ -7,6 +7,7 @@
 # and current.
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -266,3 +267,53 @@ def test_wifi_boards_bank_their_games_at_the_venue(tmp_path):
         broker.stop()
     for err in errs:
         assert 'bar-password-1' not in err
+
+
+def test_venue_demo_runs_three_firmware_tables(tmp_path):
+    # `make venue-demo`, played fast: three Wi-Fi boards of the firmware, its own mosquitto and
+    # the service; the TV page's address printed; every table live on /api/tables and the
+    # leaderboard counts exactly the games the boards say they banked.
+    from venue_support import need_mosquitto, wait_until
+    need_mosquitto()
+    port = free_port()
+    demo = subprocess.Popen([sys.executable, os.path.join(ROOT, 'tools', 'venue', 'demo.py'),
+                             '--http', '127.0.0.1:%d' % port, '--speed', '20', '--seconds', '120'],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    base = 'http://127.0.0.1:%d' % port
+
+    def get(path):
+        try:
+            with urllib.request.urlopen(base + path, timeout=5) as r:
+                return json.load(r)
+        except (OSError, ValueError):
+            return None
+
+    def settled():
+        tables = get('/api/tables')
+        lb = get('/api/leaderboard')
+        if not tables or not lb or len(tables['tables']) != 3:
+            return None
+        banked = sum(sum(t['state']['games'].values()) for t in tables['tables']
+                     if t['state'])
+        won = sum(r['won'] for r in lb['all'])
+        played = sum(r['played'] for r in lb['all'])
+        if banked >= 3 and won == banked and played == 2 * banked:
+            return tables
+        return None
+
+    try:
+        first = demo.stdout.readline()
+        assert 'the TV page on http://127.0.0.1:%d/' % port in first
+        tables = wait_until(settled, 90, 0.1)
+        assert tables, (get('/api/tables'), get('/api/leaderboard'))
+        assert [t['table'] for t in tables['tables']] == ['1', '2', '3']
+        assert all(t['status'] == 'online' for t in tables['tables'])
+        assert '<' in urllib.request.urlopen(base + '/', timeout=5).read().decode()
+    finally:
+        demo.send_signal(signal.SIGINT)
+        try:
+            demo.wait(30)
+        except subprocess.TimeoutExpired:
+            demo.kill()
+            demo.wait()
+        demo.stdout.close()
