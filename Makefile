@@ -14,6 +14,7 @@ help:
 	@echo "              a Wi-Fi board's phone remote too: BOARD=pico_w_tm1637 HTTP=8080"
 	@echo "make test     every test, under CPython and the MicroPython unix port"
 	@echo "make deploy   compile and copy to a board with mpremote (BOARD=name PORT=...)"
+	@echo "              a Wi-Fi board's net.json too: WIFI_SSID=... WIFI_PASSWORD=... MQTT=host:port,table=T"
 	@echo "make vboard   a virtual board on a pty, to deploy to"
 	@echo "make bench    the budgets: heap, allocation, latency, saves, flash wear"
 	@echo "make fuzz     the long hypothesis runs and power-cut sweeps"
@@ -81,6 +82,12 @@ clean:
 # `make vboard`: a virtual board on a pty (prints /dev/pts/N); deploy to it with PORT=.
 DEPLOY_FLAGS ?=
 VBOARD_FLAGS ?=
+# `make deploy BOARD=pico_w_... WIFI_SSID=... WIFI_PASSWORD=... MQTT=host:port[,venue=V,table=T]`
+# also writes the board's net.json (tools/deploy.py). The settings reach deploy.py through its
+# environment only (never its command line), exactly as typed: make would expand a `$` in them.
+NET_VARS := WIFI_SSID WIFI_PASSWORD WIFI_HOSTNAME MQTT MQTT_PASSWORD
+$(foreach v,$(NET_VARS),$(if $(filter command line,$(origin $(v))),\
+  $(eval override $(v) := $$(value $(v)))$(eval export $(v))))
 
 mpy: $(STAMP)
 	@$(BIN)/python tools/deploy.py mpy
