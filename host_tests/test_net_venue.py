@@ -45,9 +45,10 @@ class Board:
         self.lines = []
         self.token = None
 
-    def view(self, pred, timeout=20):
+    def view(self, pred, timeout=20, since=0):
+        """The first view line (from line `since` on) that satisfies pred."""
         end = time.monotonic() + timeout
-        for v in self.lines:
+        for v in self.lines[since:]:
             if pred(v):
                 return v
         while time.monotonic() < end:
@@ -78,11 +79,16 @@ class Board:
                 time.sleep(0.05)
         raise AssertionError('the simulator never answered')
 
+    def send(self, line):
+        self.proc.stdin.write(line + '\n')
+        self.proc.stdin.flush()
+
     def pair(self):
         self.view(lambda v: True)
+        n = len(self.lines)
         status, _ = self.http('POST', '/api/pair', {})
         assert status == 202
-        pin = self.view(lambda v: 'pin' in v)['pin']      # read off the board's own view
+        pin = self.view(lambda v: 'pin' in v, since=n)['pin']  # read off the board's view
         status, r = self.http('POST', '/api/pair', {'pin': pin})
         assert status == 200, r
         self.token = r['token']
@@ -317,3 +323,37 @@ def test_venue_demo_runs_three_firmware_tables(tmp_path):
             demo.kill()
             demo.wait()
         demo.stdout.close()
+
+
+def test_the_menus_unpair_on_the_board_forgets_the_phone(tmp_path):
+    # On a real Wi-Fi board in the simulator: the board's own buttons open the menu, step
+    # `unpair` to yes and leave; the phone's token is refused (403) from then on.
+    flash = str(tmp_path / 'flash')
+    write_net(flash)
+    b = Board('pico_w_tm1637', flash)
+    try:
+        b.pair()
+        assert b.http('POST', '/api/action', {'do': 'undo'})[0] in (200, 400)
+        n = len(b.lines)
+        b.send('hold OK 3200')
+        v = b.view(lambda v: v['screen'] == 'menu', since=n)
+        for _ in range(30):
+            if v['menu']['item'] == 'unpair':
+                break
+            n = len(b.lines)
+            b.send('tap OK')
+            v = b.view(lambda v: v.get('menu') is not None, since=n)
+        assert v['menu'] == {'item': 'unpair', 'value': 'no'}
+        n = len(b.lines)
+        b.send('tap BLUE')
+        b.view(lambda v: v.get('menu') == {'item': 'unpair', 'value': 'yes'}, since=n)
+        n = len(b.lines)
+        b.send('hold OK 1000')
+        b.view(lambda v: v['screen'] == 'setup', since=n)
+        status, r = b.http('POST', '/api/press', {'button': 'OK', 'gesture': 'tap'})
+        assert status == 403, r
+        b.token = None
+        b.pair()                                   # a new pairing works as before
+        assert b.http('POST', '/api/press', {'button': 'OK', 'gesture': 'tap'})[0] == 200
+    finally:
+        b.stop()

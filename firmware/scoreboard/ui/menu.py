@@ -12,7 +12,8 @@ from .state import BRIGHTNESS_MAX
 
 # Every item in the order the menu shows them (DESIGN section 4).
 ITEMS = ('game', 'target', 'doubles', 'blank', 'hanger', 'handicap', 'corner', 'beds', 'gift',
-         'last_mark', 'best_of', 'brightness', 'new_game', 'reset_games', 'test')
+         'last_mark', 'best_of', 'brightness', 'new_game', 'reset_games', 'unpair',
+         'test')
 # The items that are options of the game (shown when the chosen game has them).
 GAME_ITEMS = ('target', 'doubles', 'blank', 'hanger', 'handicap', 'corner', 'beds', 'gift',
               'last_mark')
@@ -27,13 +28,30 @@ OWN = {
     'brightness': [1, BRIGHTNESS_MAX],
     'new_game': NO_YES,
     'reset_games': NO_YES,
+    'unpair': NO_YES,
 }
 
 
 def items_for(kind):
-    """The menu items shown while `kind` is the chosen game."""
+    """The menu items shown while `kind` is the chosen game (on a Wi-Fi board the menu adds
+    `unpair`: _shown)."""
     cls = traits(kind)
-    return [i for i in ITEMS if i not in GAME_ITEMS or cls.allowed(i) is not None]
+    return [i for i in ITEMS if (i not in GAME_ITEMS or cls.allowed(i) is not None)
+            and i != 'unpair']
+
+
+def _shown(c, items):
+    # `items_for` lists what every board shows; `unpair` (forget every paired phone) goes in
+    # its place only where the network runner gave the controller its on_unpair: Wi-Fi boards
+    # (NETWORK = 'wlan').
+    if getattr(c, 'on_unpair', None) is not None:
+        i = len(items)
+        for j in range(len(items)):
+            if ITEMS.index(items[j]) > ITEMS.index('unpair'):
+                i = j
+                break
+        items.insert(i, 'unpair')
+    return items
 
 
 def step(item, value, delta, kind):
@@ -64,6 +82,7 @@ def open_menu(c, now):
     values['brightness'] = c.settings['brightness']
     values['new_game'] = 'no'
     values['reset_games'] = 'no'
+    values['unpair'] = 'no'
     values['test'] = '-'
     g = c.game
     if g is not None:
@@ -72,7 +91,7 @@ def open_menu(c, now):
                 values[name] = g.options[name]
         if g.target is not None:
             values['target'] = g.target
-    c.menu = {'items': items_for(kind), 'i': 0, 'values': values}
+    c.menu = {'items': _shown(c, items_for(kind)), 'i': 0, 'values': values}
     c._say('menu', now)
 
 
@@ -95,13 +114,14 @@ def menu_event(c, kind, key, now):
     if item == 'game':
         # Each game remembers its own options; show the chosen game's items and values.
         keep = {}
-        for name in ('best_of', 'brightness', 'new_game', 'reset_games', 'test'):
+        for name in ('best_of', 'brightness', 'new_game', 'reset_games', 'unpair',
+         'test'):
             keep[name] = vals[name]
         vals = c.opts(new)
         vals.update(keep)
         vals['game'] = new
         m['values'] = vals
-        m['items'] = items_for(new)
+        m['items'] = _shown(c, items_for(new))
     elif item == 'brightness':
         # Brightness applies at once, so it is saved at once: what the display shows
         # survives a power cut (the menu's other changes apply when it is left).
@@ -138,6 +158,8 @@ def _leave(c, now):
         c.match.decided = None
     if vals['reset_games'] == 'yes':
         c.match.reset()
+    if vals.get('unpair') == 'yes' and getattr(c, 'on_unpair', None) is not None:
+        c.on_unpair()           # the runner's pairing.forget_all: every phone must pair again
     if restart:
         if g is not None:
             c._set_aside(g)
