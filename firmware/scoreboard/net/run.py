@@ -65,7 +65,7 @@ class Runner:
             from .venue import from_net
             self.venue = from_net(settings, root)
             if self.venue is not None:
-                self.services.append(self.venue.run)
+                self.services.append(self._venue)
         self.stopping = False
         self.passes = 0          # scoring passes so far (tests and the bench watch it)
         self.worst_gap = 0       # the longest time between two passes, ms
@@ -174,6 +174,13 @@ class Runner:
             if self.stopping:       # microdot swallows the cancel of its own serving task
                 return
             await sleep_ms(SERVER_RETRY_MS)
+
+    async def _venue(self):
+        # The broker is first dialled once the Wi-Fi is up; after that the link keeps its own
+        # backoff through drops of either.
+        while self.wifi is not None and not self.wifi.connected():
+            await sleep_ms(HOUSE_MS)
+        await self.venue.run()
 
     async def keep(self, make):
         """A network task that fails starts again after a pause; the scoring never notices."""
