@@ -357,3 +357,24 @@ def test_the_menus_unpair_on_the_board_forgets_the_phone(tmp_path):
         assert b.http('POST', '/api/press', {'button': 'OK', 'gesture': 'tap'})[0] == 200
     finally:
         b.stop()
+
+
+def test_draw_prints_the_displays_of_a_wifi_board(tmp_path):
+    # The `draw` command (and the interactive picture of `make sim ... HTTP=`) reads the chips.
+    flash = str(tmp_path / 'flash')
+    write_net(flash)
+    b = Board('pico_w_ws2812_digits', flash)
+    try:
+        b.view(lambda v: True)
+        b.send('draw')
+        rows = []
+        for _ in range(40):
+            line = b.proc.stdout.readline()
+            if line.strip() == '.':
+                break
+            if not line.startswith('{'):          # a view line may come in between
+                rows.append(line)
+        assert rows and any(set(r.strip()) - {'.', ' '} for r in rows), rows
+    finally:
+        err = b.stop()
+    assert 'Traceback' not in err
