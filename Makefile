@@ -11,8 +11,10 @@ BOARD ?= pico_tm1637
 # `make` alone lists the commands.
 help:
 	@echo "make sim      the firmware on a virtual board in this terminal (BOARD=name)"
+	@echo "              a Wi-Fi board's phone remote too: BOARD=pico_w_tm1637 HTTP=8080"
 	@echo "make test     every test, under CPython and the MicroPython unix port"
 	@echo "make deploy   compile and copy to a board with mpremote (BOARD=name PORT=...)"
+	@echo "              a Wi-Fi board's net.json too: WIFI_SSID=... WIFI_PASSWORD=... MQTT=host:port,table=T"
 	@echo "make vboard   a virtual board on a pty, to deploy to"
 	@echo "make bench    the budgets: heap, allocation, latency, saves, flash wear"
 	@echo "make fuzz     the long hypothesis runs and power-cut sweeps"
@@ -50,9 +52,11 @@ test-micropython: $(STAMP)
 	@# is measured by `make bench`, not here.
 	$(BIN)/micropython -X heapsize=8M host_tests/mp_run.py
 
-# The firmware on a virtual board in this terminal (BOARD=name picks the board).
+# The firmware on a virtual board in this terminal (BOARD=name picks the board). On a Wi-Fi
+# board, HTTP=PORT (or HOST:PORT) also serves the phone remote: open http://127.0.0.1:PORT/.
+# (HTTP given on the command line only: its default below is the venue service's.)
 sim: $(STAMP)
-	@$(BIN)/python tools/sim.py --board $(BOARD)
+	@$(BIN)/python tools/sim.py --board $(BOARD) $(if $(filter command line environment,$(origin HTTP)),--http $(HTTP)) $(if $(FLASH),--flash $(FLASH))
 
 # Long runs of the property tests and power-cut sweeps (a short seeded run is inside `make test`).
 fuzz: $(STAMP)
@@ -78,6 +82,12 @@ clean:
 # `make vboard`: a virtual board on a pty (prints /dev/pts/N); deploy to it with PORT=.
 DEPLOY_FLAGS ?=
 VBOARD_FLAGS ?=
+# `make deploy BOARD=pico_w_... WIFI_SSID=... WIFI_PASSWORD=... MQTT=host:port[,venue=V,table=T]`
+# also writes the board's net.json (tools/deploy.py). The settings reach deploy.py through its
+# environment only (never its command line), exactly as typed: make would expand a `$` in them.
+NET_VARS := WIFI_SSID WIFI_PASSWORD WIFI_HOSTNAME MQTT MQTT_PASSWORD
+$(foreach v,$(NET_VARS),$(if $(filter command line,$(origin $(v))),\
+  $(eval override $(v) := $$(value $(v)))$(eval export $(v))))
 
 mpy: $(STAMP)
 	@$(BIN)/python tools/deploy.py mpy
@@ -118,7 +128,8 @@ lint: $(STAMP) $(STUBS_STAMP)
 
 # -- The venue (DESIGN section 10): every table on one MQTT broker, a TV page, a leaderboard ----
 # `make venue`: the service on a running broker. `make venue-demo`: its own mosquitto, three
-# tables (the firmware's venue link on the MicroPython unix port) and the service.
+# tables (tools/sim.py Wi-Fi boards: the firmware, its net.json pointing at that broker) and the
+# service; it prints the TV page's address and each board's phone page.
 MQTT ?= 127.0.0.1:1883
 HTTP ?= 127.0.0.1:8000
 VENUE_DB ?= venue.sqlite

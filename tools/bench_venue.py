@@ -122,6 +122,67 @@ def press_latency(mqtt_port, base, samples):
     return out
 
 
+def press_latency_firmware(mqtt_port, base, samples, work):
+    """A tap of RED on a Wi-Fi board of the firmware (tools/sim.py --http --headless, its
+    net.json at this broker): from the button's release until /api/tables shows the pending
+    point. The whole path: the debounce, the scoring pass, the venue link's poll, the broker,
+    the service."""
+    flash = os.path.join(work, 'fw-board')
+    os.makedirs(flash)
+    with open(os.path.join(flash, 'net.json'), 'w') as f:
+        json.dump({'ssid': 'bench', 'password': 'bench-password',
+                   'mqtt': {'host': '127.0.0.1', 'port': mqtt_port, 'venue': 'bench',
+                            'table': 'fw'}}, f)
+    board = subprocess.Popen(
+        [sys.executable, os.path.join(HERE, 'sim.py'), '--board', 'pico_w_tm1637', '--http',
+         '127.0.0.1:%d' % free_port(), '--headless', '--flash', flash],
+        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
+
+    def send(line):
+        board.stdin.write(line + '\n')
+        board.stdin.flush()
+
+    def state():
+        for t in get(base + '/api/tables')['tables']:
+            if t['table'] == 'fw' and t['state']:
+                return t['state']
+        return None
+
+    out = []
+    try:
+        deadline = time.monotonic() + 30
+        while (state() or {}).get('screen') != 'setup' and time.monotonic() < deadline:
+            time.sleep(0.05)
+        send('tap OK')                                   # setup -> play
+        while (state() or {}).get('screen') != 'play' and time.monotonic() < deadline:
+            time.sleep(0.02)
+        if (state() or {}).get('screen') != 'play':
+            return out
+        time.sleep(0.5)              # the simulator's tap is over (its gap after the release)
+        for _ in range(samples):
+            before = state()['pending']['red']
+            send('down RED')
+            time.sleep(0.08)
+            t0 = time.perf_counter()
+            send('up RED')
+            end = time.monotonic() + 5
+            while time.monotonic() < end:
+                v = state()
+                if v and (v['pending'] or {}).get('red') == before + 1:
+                    out.append((time.perf_counter() - t0) * 1000)
+                    break
+                time.sleep(0.001)
+            time.sleep(0.15)
+    finally:
+        try:
+            send('quit')
+            board.wait(10)
+        except (OSError, subprocess.TimeoutExpired):
+            board.kill()
+            board.wait()
+    return out
+
+
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     p.add_argument('--boards', type=int, default=20, help='firmware boards (unix port)')
@@ -164,6 +225,12 @@ def main(argv):
         lat.sort()
         print('press to /api/tables (loopback, %d taps): median %.1f ms, worst %.1f ms'
               % (len(lat), statistics.median(lat), lat[-1]))
+        lat = press_latency_firmware(port, base, args.presses, work)
+        if lat:
+            lat.sort()
+            print('press on a firmware Wi-Fi board (tools/sim.py --http, the MicroPython unix '
+                  'port; the button released) to /api/tables (%d taps): median %.1f ms, '
+                  'worst %.1f ms' % (len(lat), statistics.median(lat), lat[-1]))
         mp = os.path.join(ROOT, '.venv', 'bin', 'micropython')
         mpenv = dict(os.environ, MICROPYPATH='.frozen:%s:%s' % (os.path.join(ROOT, 'firmware'),
                                                                 HERE))

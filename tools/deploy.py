@@ -13,6 +13,12 @@ boards/NAME.py as /board.py), removes our stale code files
 that would shadow the sources), never anything else, and resets the board.
 Without --port it uses mpremote's auto-detection (`mpremote connect auto`).
 
+With WIFI_SSID, WIFI_PASSWORD (and WIFI_HOSTNAME) or MQTT=host:port[,venue=V,table=T,user=U,
+password=P] in the environment (`make deploy BOARD=pico_w_tm1637 WIFI_SSID=bar WIFI_PASSWORD=...
+MQTT=10.0.0.2:1883,venue=kings-arms,table=3`), a Wi-Fi board also gets /net.json (DESIGN
+section 10): written to a private temporary file, copied, removed; never into the repository,
+never printed, never logged (MQTT's password may also come as MQTT_PASSWORD).
+
     python tools/deploy.py package-json [--check]
 
 writes package.json, for those without make or git: `mpremote mip install --target /
@@ -23,10 +29,12 @@ over such an install replaces the source with the compiled package.
 import argparse
 import ast
 import hashlib
+import json
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -331,12 +339,74 @@ def plan(local, state):
     return mkdir, write, remove, rmdir
 
 
+NET_KEYS = ('venue', 'table', 'user', 'password')
+
+
+def parse_mqtt(text):
+    """MQTT=host:port[,venue=V,table=T,user=U,password=P] as net.json's `mqtt` dict."""
+    parts = text.split(',')
+    host, _, port = parts[0].strip().rpartition(':')
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise DeployError('MQTT takes host:port[,venue=NAME,table=NAME]')
+    m = {'host': host, 'port': int(port), 'venue': 'bar', 'table': '1'}
+    for part in parts[1:]:
+        key, eq, value = part.partition('=')
+        key = key.strip()
+        if not eq or key not in NET_KEYS:
+            raise DeployError('MQTT: unknown setting %r (known: %s)' % (key, ', '.join(NET_KEYS)))
+        m[key] = value
+    for key in ('venue', 'table'):
+        v = m[key]
+        if not v or len(v) > 32 or not all(c.isascii() and (c.isalnum() or c in '_-') for c in v):
+            raise DeployError('MQTT: %s is 1..32 letters, digits, _ or -' % key)
+    return m
+
+
+def net_settings(env):
+    """net.json's dict from WIFI_SSID, WIFI_PASSWORD, WIFI_HOSTNAME, MQTT (and MQTT_PASSWORD),
+    or None when none of them is given."""
+    ssid = env.get('WIFI_SSID') or None
+    mqtt = env.get('MQTT') or None
+    if ssid is None and mqtt is None:
+        if env.get('WIFI_PASSWORD'):
+            raise DeployError('WIFI_PASSWORD needs WIFI_SSID')
+        return None
+    net = {'hostname': env.get('WIFI_HOSTNAME') or 'scoreboard'}
+    if ssid is not None:
+        if len(ssid) > 32:
+            raise DeployError('WIFI_SSID is at most 32 characters')
+        net['ssid'] = ssid
+        net['password'] = env.get('WIFI_PASSWORD') or ''
+    if mqtt is not None:
+        m = parse_mqtt(mqtt)
+        if env.get('MQTT_PASSWORD'):
+            m['password'] = env['MQTT_PASSWORD']
+        m.setdefault('user', None)
+        m.setdefault('password', None)
+        net['mqtt'] = m
+    return net
+
+
+def has_wifi(bfile):
+    """The board file says NETWORK = 'wlan' (read, not imported: it imports machine)."""
+    with open(bfile) as f:
+        tree = ast.parse(f.read())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == 'NETWORK' for t in node.targets):
+            return isinstance(node.value, ast.Constant) and node.value.value == 'wlan'
+    return False
+
+
 def deploy(board, port=None, src=None, out=None, boards_dir=None, timeout=5.0,
-           verbose=False, reset=True, opt=0):
+           verbose=False, reset=True, opt=0, net=None):
     src = src or os.path.join(ROOT, 'firmware')
     out = out or os.path.join(ROOT, 'build')
     boards_dir = boards_dir or os.path.join(ROOT, 'boards')
     bfile = board_file(boards_dir, board)
+    if net is not None and not has_wifi(bfile):
+        raise DeployError("board %s has no Wi-Fi (its file has no NETWORK = 'wlan'): "
+                          'WIFI_SSID and MQTT are for the pico_w_ and esp32_ boards' % board)
     made = build(src, out, opt=opt, verbose=verbose)
     local = {'/' + rel: path for rel, path in made.items()}
     local['/board.py'] = bfile
@@ -357,16 +427,31 @@ def deploy(board, port=None, src=None, out=None, boards_dir=None, timeout=5.0,
         args += ['fs', 'rm', ':' + p, '+']
     for d in rmdir:
         args += ['fs', 'rmdir', ':' + d, '+']
+    secret = None
+    if net is not None:
+        # The settings (a password among them) only in a private file of our own, for as long
+        # as the copy takes; what mpremote or --verbose show is its path, never its content.
+        secret = tempfile.mkdtemp(prefix='scoreboard-net-')
+        path = os.path.join(secret, 'net.json')
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, 'w') as f:
+            json.dump(net, f)
+        args += ['fs', 'cp', '-f', path, ':/net.json', '+']
     if reset:
         args += ['reset']
     elif args:
         args.pop()
-    if args:
-        mpremote(port, args, 300, verbose)
+    try:
+        if args:
+            mpremote(port, args, 300, verbose)
+    finally:
+        if secret is not None:
+            shutil.rmtree(secret, ignore_errors=True)
     unchanged = len(local) - len(write)
-    print('deploy: %s to %s: wrote %d file%s, removed %d, %d unchanged, in %.1fs%s' % (
+    print('deploy: %s to %s: wrote %d file%s, removed %d, %d unchanged, in %.1fs%s%s' % (
         board, where, len(write), '' if len(write) == 1 else 's', len(remove), unchanged,
-        time.monotonic() - t0, '; reset' if reset else ''))
+        time.monotonic() - t0, '; net.json written' if net is not None else '',
+        '; reset' if reset else ''))
     if verbose:
         for p in write:
             print('  wrote', p)
@@ -423,7 +508,8 @@ def main(argv=None):
                 os.path.relpath(out), n_mpy, len(made) - n_mpy, made.built))
         else:
             deploy(args.board, args.port or None, args.src, args.build, args.boards,
-                   args.timeout, args.verbose, not args.no_reset, args.opt)
+                   args.timeout, args.verbose, not args.no_reset, args.opt,
+                   net=net_settings(os.environ))
     except DeployError as e:
         print('deploy: error: %s' % e, file=sys.stderr)
         return 2

@@ -98,14 +98,8 @@ class Engine:
             self.out.flush()
 
     def picture(self):
-        import sim_engine
-        lines = []
-        for group in self.runner.chips:
-            blocks = [sim_engine.term(c) for c in group]
-            height = max([len(b) for b in blocks]) if blocks else 0
-            for r in range(height):
-                lines.append('   '.join([b[r] if r < len(b) else '' for b in blocks]))
-        return lines
+        from draw_board import picture     # the displays as their chips show them
+        return picture(self.runner.chips, not self.headless)
 
     async def watch(self):
         from scoreboard.net.run import sleep_ms

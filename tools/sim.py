@@ -3,9 +3,21 @@
 
   tools/sim.py                      interactive, in the terminal (what `make sim` runs)
   tools/sim.py --script FILE        run a press script on virtual time; one JSON line per `state`
+  tools/sim.py --board NAME --http HOST:PORT [--headless]
+                                    a Wi-Fi board (NETWORK = 'wlan') serving the phone remote
   options: --board NAME (a file in boards/), --flash DIR (keep the virtual flash there; default
            a fresh, empty one), --cpython (run the firmware under CPython instead of the
            MicroPython unix port)
+
+With --http (DESIGN section 10) the firmware's network runner serves the HTTP API and the page
+of the phone remote on the host's sockets in real time (tools/net_sim.py): open
+http://HOST:PORT/ in a browser. A bare PORT listens on every address (0.0.0.0:PORT), so a phone
+on the same network reaches it too. --headless draws nothing and prints the view model as one
+JSON line at every change (the pairing PIN included); lines on standard input are press-script
+commands. The board reads net.json from its virtual flash (--flash DIR keeps it as
+DIR/net.json: `ssid`, `password`, `hostname`, and `mqtt` {host, port, user, password, venue,
+table} for the venue's broker); the stand-in network joins at once, and without an `ssid` the
+board opens its access point page.
 
 The firmware runs in tools/sim_cli.py (the virtual board of tools/sim_engine.py) under
 MicroPython; this front end only starts it, passes the script, and in interactive mode turns
@@ -252,17 +264,58 @@ def script_help():
     return '\n'.join(lines)
 
 
+def serve_http(args):
+    """--http: the Wi-Fi board's runner, in tools/net_sim.py (which takes the same arguments)."""
+    http = args.http
+    if http.isdigit():
+        http = '0.0.0.0:' + http
+    board = args.board
+    if board.endswith('.py') and os.path.isfile(board):
+        board = os.path.abspath(board)
+    argv = ['--board', board, '--http', http]
+    if args.headless:
+        argv.append('--headless')
+    if args.flash:
+        argv += ['--flash', args.flash]
+    if args.cpython:
+        argv.append('--cpython')
+    if not args.headless:
+        host, _, port = http.rpartition(':')
+        shown = '127.0.0.1' if host in ('0.0.0.0', '') else host
+        print('sim: the phone remote of board %s at http://%s:%s/' % (args.board, shown, port),
+              file=sys.stderr)
+    sys.path.insert(0, os.path.join(ROOT, 'tools'))
+    import net_sim
+    return net_sim.front_main(argv)
+
+
 def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.split('\n')[0], epilog=script_help(),
+    p = argparse.ArgumentParser(description=__doc__, epilog=script_help(),
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument('--script', help='press script to run on virtual time (- reads it from '
                    'standard input)')
     p.add_argument('--board', default=os.environ.get('BOARD') or DEFAULT_BOARD)
     p.add_argument('--flash', help='folder that keeps the virtual flash between runs')
     p.add_argument('--cpython', action='store_true', help='run the firmware under CPython')
+    p.add_argument('--http', metavar='HOST:PORT',
+                   help="a Wi-Fi board's phone remote on HOST:PORT (a bare PORT: 0.0.0.0:PORT)")
+    p.add_argument('--headless', action='store_true',
+                   help='with --http: draw nothing, print the view model as JSON at every change')
     p.add_argument('--list-boards', action='store_true')
     args = p.parse_args(argv)
     boards = known_boards()
+    if args.headless and not args.http:
+        p.error('--headless goes with --http')
+    if args.http:
+        if args.script:
+            p.error('--script runs on virtual time; --http runs in real time (pass press-script '
+                    'lines on standard input instead)')
+        if args.board not in boards and not (args.board.endswith('.py')
+                                             and os.path.isfile(args.board)):
+            print('unknown board %r; known boards: %s' % (args.board, ', '.join(boards)),
+                  file=sys.stderr)
+            return 2
+        return serve_http(args)
     if args.list_boards:
         print('\n'.join(boards))
         return 0

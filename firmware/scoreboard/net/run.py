@@ -56,6 +56,16 @@ class Runner:
         # More network tasks (the venue's MQTT client, say): coroutine functions started
         # with the others and restarted after a pause when they fail, as the Wi-Fi task is.
         self.services = []
+        # The venue link (DESIGN section 10, "The venue"): only when net.json has `mqtt`
+        # settings, so a board without them never loads the MQTT client.
+        self.venue = None
+        from .wifi import load_settings
+        settings = load_settings(root)
+        if settings is not None and settings.get('mqtt'):
+            from .venue import from_net
+            self.venue = from_net(settings, root)
+            if self.venue is not None:
+                self.services.append(self._venue)
         self.stopping = False
         self.passes = 0          # scoring passes so far (tests and the bench watch it)
         self.worst_gap = 0       # the longest time between two passes, ms
@@ -77,6 +87,8 @@ class Runner:
         # The menu's `unpair` item forgets every phone: the controller calls ctl.on_unpair()
         # (named as its on_bank hook is).
         ctl.on_unpair = self.pairing.forget_all
+        if self.venue is not None:        # the banked games to the outbox, the view to `state`
+            self.venue.hook(ctl)
 
     @property
     def ctl(self):
@@ -162,6 +174,13 @@ class Runner:
             if self.stopping:       # microdot swallows the cancel of its own serving task
                 return
             await sleep_ms(SERVER_RETRY_MS)
+
+    async def _venue(self):
+        # The broker is first dialled once the Wi-Fi is up; after that the link keeps its own
+        # backoff through drops of either.
+        while self.wifi is not None and not self.wifi.connected():
+            await sleep_ms(HOUSE_MS)
+        await self.venue.run()
 
     async def keep(self, make):
         """A network task that fails starts again after a pause; the scoring never notices."""

@@ -64,6 +64,16 @@ def _glyph(o):
     return o - 32
 
 
+def _named(view, side, default):
+    """The side's name from the view's `names` (DESIGN section 4), else `default`."""
+    n = view.get('names')
+    if n:
+        n = n.get(side)
+        if n:
+            return n
+    return default
+
+
 def _digits(n):
     k = 1
     while n >= 10:
@@ -184,6 +194,32 @@ class MatrixLayout:
             x += self._char(code(s, i), x, y, font, c, sy)
         return x
 
+    # -- the players' names (at most 12 printable characters; a name too long for its room is
+    # cut, drawn character by character from the string itself: nothing is built) -----------
+    def _fit(self, s, font, room):
+        """How many leading characters of s fit in `room` pixels."""
+        w = -1
+        for i in range(len(s)):
+            w += self._adv(ord(s[i]), font)
+            if w > room:
+                return i
+        return len(s)
+
+    def _name(self, s, x, y, font, c, room, right=False):
+        """As much of name s as fits in `room` pixels, from x (or ending at x when right);
+        returns the width drawn."""
+        n = self._fit(s, font, room)
+        w = -1
+        for i in range(n):
+            w += self._adv(ord(s[i]), font)
+        if n == 0:
+            return 0
+        if right:
+            x -= w
+        for i in range(n):
+            x += self._char(ord(s[i]), x, y, font, c, 1)
+        return w
+
     def num_width(self, n, font):
         return _digits(n) * self._adv(48, font) - 1
 
@@ -240,6 +276,15 @@ class MatrixLayout:
         wr = self.num_width(r, font)
         wb = self.num_width(b, font)
         xb = w - wb
+        if large and not pr and not pb:
+            # The names beside the totals, each in its half of the gap (3x5, above the line).
+            room = (xb - wr - 7) // 2
+            nr = _named(view, 'red', None)
+            if nr is not None:
+                self._name(nr, wr + 2, 1, SMALL, self.c_red, room)
+            nb = _named(view, 'blue', None)
+            if nb is not None:
+                self._name(nb, xb - 2, 1, SMALL, self.c_blue, room, True)
         show_r = True
         show_b = True
         gap_l = wr + 2
@@ -439,14 +484,18 @@ class MatrixLayout:
         r = num(view, 'red')
         b = num(view, 'blue')
         c = self.c_red if winner == 'red' else self.c_blue
-        name = 'RED' if winner == 'red' else 'BLUE'
+        name = _named(view, winner, 'RED' if winner == 'red' else 'BLUE')
         marker = 1 if winner == 'red' else (2 if winner == 'blue' else 0)
         if self.large:
             if winner:
-                tw = self.text_width(name, MEDIUM) + 6 + self.text_width('WINS', MEDIUM)
-                x = (self.w - tw) // 2
-                x = self.text(name, x, 0, MEDIUM, c) + 5
-                self.text('WINS', x, 0, MEDIUM, self.c_info)
+                nw = self.text_width(name, MEDIUM)
+                tw = nw + 6 + self.text_width('WINS', MEDIUM)
+                if tw <= self.w:
+                    x = (self.w - tw) // 2
+                    self._name(name, x, 0, MEDIUM, c, nw)
+                    self.text('WINS', x + nw + 6, 0, MEDIUM, self.c_info)
+                else:                       # a long name: the name alone
+                    self._name(name, (self.w - min(nw, self.w)) // 2, 0, MEDIUM, c, self.w)
             self.num(r, 0, 9, MEDIUM, self.c_red)
             self.num(b, self.w - self.num_width(b, MEDIUM), 9, MEDIUM, self.c_blue)
             gap_l = self.num_width(r, MEDIUM) + 2
@@ -456,7 +505,8 @@ class MatrixLayout:
                        self.c_blue)
             return
         if winner and ((phase >> 2) & 1) == 0:
-            self.text(name, (self.w - self.text_width(name, MEDIUM)) // 2, 0, MEDIUM, c)
+            nw = min(self.text_width(name, MEDIUM), self.w)
+            self._name(name, (self.w - nw) // 2, 0, MEDIUM, c, self.w)
             return
         self._totals(view, r, b, 0, 0, True, marker)
 
@@ -477,14 +527,19 @@ class MatrixLayout:
                 self.text(label, self.w - self.text_width(label, MEDIUM), 0, MEDIUM, self.c_info)
             if side:
                 word = 'FIRST' if vocab.turn_game(view) else 'HAMMER'
-                self.text(word, 0, 10, SMALL, self.c_info)
-                name = 'RED' if side == 1 else 'BLUE'
-                wn = self.text_width(name, MEDIUM)
-                self.text(name, self.w - wn, 8, MEDIUM, c)
+                room = self.w - self.text(word, 0, 10, SMALL, self.c_info) - 1
+                name = _named(view, 'red' if side == 1 else 'blue',
+                              'RED' if side == 1 else 'BLUE')
+                wn = self._name(name, self.w, 8, MEDIUM, c, room, True)
                 fb.hline(self.w - wn, self.h - 1, wn, c)
             return
-        self.text('SET', 0, 0, MEDIUM, self.c_info)
+        x = self.text('SET', 0, 0, MEDIUM, self.c_info)
         if side:
+            name = _named(view, 'red' if side == 1 else 'blue', None)
+            if name is not None:        # the name (3x5) where the side's letter would be
+                wn = self._name(name, self.w, 1, SMALL, c, self.w - x - 1, True)
+                fb.hline(self.w - wn, 7, wn, c)
+                return
             x = self.w - 5
             self.text('R' if side == 1 else 'B', x, 0, MEDIUM, c)
             fb.hline(x, 7, 5, c)

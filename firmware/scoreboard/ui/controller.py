@@ -48,6 +48,7 @@ class Controller:
     def __init__(self, now, store=None, saved=None, message=None, sticky=False):
         self._store = store
         self.on_bank = None         # called as on_bank(game, names) after a bank is saved
+        self.on_unpair = None       # the menu's `unpair`: set by the network runner (Wi-Fi)
         self._sticky = sticky       # the message stays until a press (the safe screen)
         self.version = 0
         self._view = None

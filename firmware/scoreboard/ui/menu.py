@@ -13,9 +13,10 @@ from .state import BRIGHTNESS_MAX
 # Every item in the order the menu shows them (DESIGN section 4).
 ITEMS = ('game', 'target', 'doubles', 'blank', 'hanger', 'handicap', 'corner', 'beds', 'gift',
          'last_mark', 'best_of', 'brightness', 'new_game', 'reset_games', 'sound', 'learn',
-         'test')
-# Items of the board's optional parts (DESIGN section 11): shown only where the board has them.
-PART_ITEMS = ('sound', 'learn')
+         'unpair', 'test')
+# Items of the board's optional parts (DESIGN sections 10, 11): shown only where the board has
+# them (`unpair` where the network runner gave the controller its on_unpair: Wi-Fi boards).
+PART_ITEMS = ('sound', 'learn', 'unpair')
 # The items that are options of the game (shown when the chosen game has them).
 GAME_ITEMS = ('target', 'doubles', 'blank', 'hanger', 'handicap', 'corner', 'beds', 'gift',
               'last_mark')
@@ -31,16 +32,25 @@ OWN = {
     'new_game': NO_YES,
     'reset_games': NO_YES,
     'sound': ('on', 'off'),
+    'unpair': NO_YES,
 }
 LEARN_MIN = 3       # a learn round may stop once RED, BLUE and OK have their codes
 
 
 def items_for(kind, parts=()):
     """The menu items shown while `kind` is the chosen game, on a board whose optional parts
-    bring the items `parts` ('sound', 'learn')."""
+    bring the items `parts` ('sound', 'learn', 'unpair')."""
     cls = traits(kind)
     return [i for i in ITEMS if (i not in GAME_ITEMS or cls.allowed(i) is not None)
             and (i not in PART_ITEMS or i in parts)]
+
+
+def _parts(c):
+    # The parts' items of this board: the app's (sound, learn), and `unpair` where the network
+    # runner set on_unpair (Wi-Fi boards, NETWORK = 'wlan').
+    if getattr(c, 'on_unpair', None) is not None:
+        return tuple(c.parts) + ('unpair',)
+    return c.parts
 
 
 def step(item, value, delta, kind):
@@ -71,6 +81,7 @@ def open_menu(c, now):
     values['brightness'] = c.settings['brightness']
     values['new_game'] = 'no'
     values['reset_games'] = 'no'
+    values['unpair'] = 'no'
     values['test'] = '-'
     values['sound'] = c.settings.get('sound', 'on')
     values['learn'] = '-'
@@ -82,7 +93,7 @@ def open_menu(c, now):
                 values[name] = g.options[name]
         if g.target is not None:
             values['target'] = g.target
-    c.menu = {'items': items_for(kind, c.parts), 'i': 0, 'values': values}
+    c.menu = {'items': items_for(kind, _parts(c)), 'i': 0, 'values': values}
     c._say('menu', now)
 
 
@@ -116,13 +127,13 @@ def menu_event(c, kind, key, now):
         # Each game remembers its own options; show the chosen game's items and values.
         keep = {}
         for name in ('best_of', 'brightness', 'new_game', 'reset_games', 'test', 'sound',
-                     'learn'):
+                     'learn', 'unpair'):
             keep[name] = vals[name]
         vals = c.opts(new)
         vals.update(keep)
         vals['game'] = new
         m['values'] = vals
-        m['items'] = items_for(new, c.parts)
+        m['items'] = items_for(new, _parts(c))
     elif item == 'brightness':
         # Brightness applies at once, so it is saved at once: what the display shows
         # survives a power cut (the menu's other changes apply when it is left).
@@ -245,6 +256,8 @@ def _leave(c, now):
         c.match.decided = None
     if vals['reset_games'] == 'yes':
         c.match.reset()
+    if vals.get('unpair') == 'yes' and getattr(c, 'on_unpair', None) is not None:
+        c.on_unpair()           # the runner's pairing.forget_all: every phone must pair again
     if restart:
         if g is not None:
             c._set_aside(g)
