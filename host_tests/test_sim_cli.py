@@ -121,8 +121,9 @@ def test_interactive_summary_line(tmp_path):
     assert lines[0] == ('play | knockoff | red 0 | blue 0 (+2) | to 15 | hammer blue | '
                         'frame 1, end 1 | games 0-0'), lines[0]
     assert lines[1] == 'menu | knockoff | target = 15 | games 0-0', lines[1]
-    # red opened the abandoned knock-off game, so blue opens this one (the starter alternates)
-    assert lines[2] == ('play | shovehapenny | red 0 | blue 2 | blue to shoot | frame 1, end 1 | '
+    # the knock-off game was set aside, not banked: no game of the match, so red opens this one
+    # as it would have (the starter alternates between banked games)
+    assert lines[2] == ('play | shovehapenny | red 2 | blue 0 | red to shoot | frame 1, end 1 | '
                         'cursor 1 | games 0-0'), lines[2]
     assert lines[3] == 'sleep | shovehapenny | games 0-0', lines[3]
     assert front.summary('not json') == 'not json'
