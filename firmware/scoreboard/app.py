@@ -23,10 +23,13 @@ LOOP_MS = 5             # one scan, one update, at most one redraw
 IDLE_MS = 50            # the wait between passes while nothing is down (presses are latched)
 PHASE_MS = 250          # blink and scroll step of the displays
 PHASE_WRAP = 480 * 64   # phases before the origin moves on (2 h): the layouts' cycles divide it
+FEED_MS = 1000          # the watchdog is fed at least this often (every board's timeout is longer)
 LAMP_MS = 1000          # the lamp test at power-up: every segment and pixel lit this long
 CRASH_WINDOW_MS = 60000
 CRASHES_FOR_SAFE = 3    # this many faults within the window: the safe screen
 RESTART_PAUSE_MS = 100  # after a fault, before the loop starts again
+_MASK = ticks.MASK
+_HALF = ticks.PERIOD // 2
 
 
 class App:
@@ -54,6 +57,7 @@ class App:
         self._phase = 0         # phases since the last change of the view (the origin)
         self._origin = now
         self._due = now         # when the next phase starts
+        self._next = now        # when a quiet pass next has work (see _plan)
         self._level = -1
         self._on = True
         self._lamp = self._lamp_test()
@@ -78,28 +82,40 @@ class App:
     def step(self, now):
         """One pass of the loop at time `now` (masked ticks). Allocates nothing unless a
         gesture changes the game or the view. With no key down the buttons are read only when
-        an IRQ latched a press (or where the port has no pin IRQ)."""
+        an IRQ latched a press (or where the port has no pin IRQ); then, with the view drawn
+        and nothing due (a timer, a phase, the watchdog), the pass ends at once."""
         inp = self.input
         if inp._busy or not self.wake.armed:
             self.wake.bits = 0
             inp.scan(self.buttons.scan(), now)
         elif self.wake.bits:
             inp.scan(self.wake.take() | self.buttons.scan(), now)
+        elif self.ctl.version == self._drawn and (now - self._next + _HALF) & _MASK < _HALF:
+            return      # (ticks.diff(now, self._next) < 0, without the call)
+        # Whatever must be looked at every pass, even a quiet one, goes above this line.
         self.ctl.tick(now)
         self.draw(now)
         if self.wdt is not None:
             self.wdt.feed()
+        self._plan(now)
+
+    def _plan(self, now):
+        # The next moment a quiet pass has work: the controller's next timer, the displays'
+        # next phase, the watchdog's next feed, whichever comes first.
+        nxt = self._due
+        due = self.ctl._due
+        if due is not None and ticks.diff(due, nxt) < 0:
+            nxt = due
+        if self.wdt is not None and ticks.diff(nxt, now) > FEED_MS:
+            nxt = ticks.add(now, FEED_MS)
+        self._next = nxt
 
     def pause(self, now):
         """How long the loop may wait before its next pass: LOOP_MS, or while idle (and the
-        buttons' IRQs armed) up to IDLE_MS, never past the next phase of the displays or the
-        controller's next timer."""
+        buttons' IRQs armed) up to IDLE_MS, never past the next moment a pass has work."""
         if self.input._busy or not self.wake.armed or self._lamp:
             return LOOP_MS
-        left = ticks.diff(self._due, now)
-        due = self.ctl._due
-        if due is not None and ticks.diff(due, now) < left:
-            left = ticks.diff(due, now)
+        left = ticks.diff(self._next, now)
         if left >= IDLE_MS:
             return IDLE_MS
         return left if left > LOOP_MS else LOOP_MS
