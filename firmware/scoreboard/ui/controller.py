@@ -44,6 +44,7 @@ class Controller:
         self._sticky = sticky       # the message stays until a press (the safe screen)
         self.version = 0
         self._view = None
+        self._kept = None           # the view dict, kept: the next view updates it in place
         self._due = None            # when tick() next has work (None: at once)
         self.settings = {'game': KINDS[0], 'brightness': self.DEFAULT_BRIGHTNESS, 'opts': {}}
         self.match = Match(1)
@@ -494,7 +495,8 @@ class Controller:
     def view(self):
         if self._view is None:
             from .view import build
-            self._view = build(self)
+            self._view = build(self, self._kept)    # the dict of the last view, updated
+            self._kept = self._view
         return self._view
 
     # --- saving -------------------------------------------------------------------------------
