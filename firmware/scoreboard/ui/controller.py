@@ -40,6 +40,7 @@ class Controller:
 
     def __init__(self, now, store=None, saved=None, message=None, sticky=False):
         self._store = store
+        self._saving = None         # the dict the saves fill (states.dump)
         self.on_bank = None         # called as on_bank(game, names) after a bank is saved
         self._sticky = sticky       # the message stays until a press (the safe screen)
         self.version = 0
@@ -519,7 +520,9 @@ class Controller:
     def _write(self):
         st = self._store
         try:
-            ok = st.save(self.state())
+            # one state dict for every save (the store serialises it at once)
+            self._saving = states.dump(self, self._saving)
+            ok = st.save(self._saving)
         except Exception:
             ok = False
         if ok:
