@@ -16,6 +16,8 @@ SECTIONS = (
     ('saving', MP, 'tools/bench_store.py'),
     ('remote receivers', MP, 'tools/bench_remote.py'),
     ('the app on the virtual board', PY, 'tools/bench_app.py'),
+    ('latency, instructions and bytes per pass and per frame (issue 17)', PY,
+     'tools/bench_perf.py'),
 )
 
 
