@@ -153,6 +153,7 @@ _STREAMS = hasattr(io, 'IOBase')
 # their order are those of the one-block save (header, CRC and all, first). A longer state is
 # saved as above (one block, else streamed) and the kept BytesIO let go.
 _BUF_MAX = const(4096)
+_BUF_START = const(1024)  # the kept BytesIO's first size, doubled when a state nears it
 
 
 def _buffers():
@@ -299,6 +300,8 @@ class Store:
         self._buf = bytearray(_CHUNK)
         self._bmv = memoryview(self._buf)
         self._out = None  # the kept BytesIO of a buffered save (_BUFFERS), made at the first
+        self._cap = 0  # its size, and the size the next save wants
+        self._want = _BUF_START
         self._obuf = bytearray(_CHUNK)  # its pieces
         self._omv = memoryview(self._obuf)
         self._paths = (self.path(SLOTS[0]), self.path(SLOTS[1]))  # made once: no per-save
@@ -554,8 +557,10 @@ class Store:
             return -1
         out = self._out
         try:
-            if out is None:
-                out = self._out = io.BytesIO(_BUF_MAX // 2)
+            if out is None or self._cap < self._want:
+                self._out = None
+                self._cap = self._want
+                out = self._out = io.BytesIO(self._cap)
             out.seek(0)
             _dump(state, out)
             n = out.tell()
@@ -563,7 +568,10 @@ class Store:
             n = _BUF_MAX + 1
         if n > _BUF_MAX:
             self._out = None  # a long game: its RAM is not kept
+            self._want = _BUF_START
             return -1
+        if n + _CHUNK > self._cap:
+            self._want = self._cap * 2  # the next save gets room to grow into, in one block
         return n
 
     def _piece(self, n, length):
