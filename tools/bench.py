@@ -17,6 +17,8 @@ SECTIONS = (
     ('remote receivers', MP, 'tools/bench_remote.py'),
     ('the app on the virtual board', PY, 'tools/bench_app.py'),
     ('the phone remote on loopback', PY, 'tools/bench_net.py'),
+    ('latency, instructions and bytes per pass and per frame (issue 17)', PY,
+     'tools/bench_perf.py'),
 )
 
 

@@ -8,6 +8,7 @@ from .ui.controller import Controller
 from .ui.input import Input
 from .ui.keys import NAMES
 from .ui.state import check
+from .ui.wake import Wake
 
 try:
     from micropython import heap_lock, heap_unlock
@@ -19,11 +20,16 @@ except ImportError:  # CPython: nothing to lock
         pass
 
 LOOP_MS = 5             # one scan, one update, at most one redraw
+IDLE_MS = 50            # the wait between passes while nothing is down (presses are latched)
 PHASE_MS = 250          # blink and scroll step of the displays
+PHASE_WRAP = 480 * 64   # phases before the origin moves on (2 h): the layouts' cycles divide it
+FEED_MS = 1000          # the watchdog is fed at least this often (every board's timeout is longer)
 LAMP_MS = 1000          # the lamp test at power-up: every segment and pixel lit this long
 CRASH_WINDOW_MS = 60000
 CRASHES_FOR_SAFE = 3    # this many faults within the window: the safe screen
 RESTART_PAUSE_MS = 100  # after a fault, before the loop starts again
+_MASK = ticks.MASK
+_HALF = ticks.PERIOD // 2
 
 
 class App:
@@ -42,12 +48,17 @@ class App:
             self.ctl = Controller(now, store=store, saved=saved, message=store.message)
         self.input = Input(self.ctl)
         self._parts(board, us)
+        self.wake = Wake()      # a press while the loop sleeps or skips its scans is latched
+        self.wake.arm(board, NAMES)
         # The first scan, at power-up: a key already down (held through the cut) is ignored
         # until it is released.
         self.input.scan(self.buttons.scan(), now)
         self.displays = board.displays()
         self._drawn = -1
-        self._phase = -1
+        self._phase = 0         # phases since the last change of the view (the origin)
+        self._origin = now
+        self._due = now         # when the next phase starts
+        self._next = now        # when a quiet pass next has work (see _plan)
         self._level = -1
         self._on = True
         self._lamp = self._lamp_test()
@@ -71,13 +82,50 @@ class App:
 
     def step(self, now):
         """One pass of the loop at time `now` (masked ticks). Allocates nothing unless a
-        gesture changes the game or the view."""
-        self.input.scan(self.buttons.scan() | self._remote_bits(now), now)
-        self.ctl.tick(now)
+        gesture changes the game or the view. With no key down the buttons are read only when
+        an IRQ latched a press (or where the port has no pin IRQ); then, with the view drawn
+        and nothing due (a timer, a phase, the watchdog), the pass ends at once. The remotes'
+        keys join the buttons' bits, and the buzzer and the light sensor are served, on every
+        pass, quiet or not (a remote's bits() returns at once while its ring is empty)."""
+        inp = self.input
+        rb = self._remote_bits(now) if self.remotes else 0
         self._sound_light(now)
+        if rb or inp._busy or not self.wake.armed:
+            self.wake.bits = 0
+            inp.scan(self.buttons.scan() | rb, now)
+        elif self.wake.bits:
+            inp.scan(self.wake.take() | self.buttons.scan(), now)
+        elif self.ctl.version == self._drawn and (now - self._next + _HALF) & _MASK < _HALF:
+            return      # (ticks.diff(now, self._next) < 0, without the call)
+        # Whatever must be looked at every pass, even a quiet one, goes above this line.
+        self.ctl.tick(now)
         self.draw(now)
         if self.wdt is not None:
             self.wdt.feed()
+        self._plan(now)
+
+    def _plan(self, now):
+        # The next moment a quiet pass has work: the controller's next timer, the displays'
+        # next phase, the watchdog's next feed, whichever comes first.
+        nxt = self._due
+        due = self.ctl._due
+        if due is not None and ticks.diff(due, nxt) < 0:
+            nxt = due
+        if self.wdt is not None and ticks.diff(nxt, now) > FEED_MS:
+            nxt = ticks.add(now, FEED_MS)
+        self._next = nxt
+
+    def pause(self, now):
+        """How long the loop may wait before its next pass: LOOP_MS, or while idle (and the
+        buttons' IRQs armed) up to IDLE_MS, never past the next moment a pass has work."""
+        if self.input._busy or not self.wake.armed or self._lamp or self.remotes or (
+                self.sound is not None and self.sound.playing):
+            # the remotes' rings are drained, and a tune's notes turned, every LOOP_MS
+            return LOOP_MS
+        left = ticks.diff(self._next, now)
+        if left >= IDLE_MS:
+            return IDLE_MS
+        return left if left > LOOP_MS else LOOP_MS
 
     # --- the optional parts (DESIGN section 11): remotes, buzzer, light sensor ---------------
 
@@ -125,22 +173,39 @@ class App:
 
     def draw(self, now):
         # Kept tiny: MicroPython takes a function's frame from the heap when it needs more
-        # than a few words, and this runs every pass.
+        # than a few words, and this runs every pass. A change of the view restarts the
+        # phases (the phase origin is the moment of the change): what changed is on the chip
+        # in this pass, a blink "on", a marquee at its start, the first page. Between changes
+        # the only work is one comparison with the next phase's moment.
         if self._lamp:
             if ticks.diff(now, self._lamp_end) < 0:
                 return              # the lamp test: the displays stay lit, the loop runs on
             self._lamp = False
             self._drawn = -1
-        phase = now // PHASE_MS
-        if self.ctl.version != self._drawn or phase != self._phase:
-            self._redraw(phase)
+        if self.ctl.version != self._drawn:
+            self._origin = now
+            self._phase = 0
+        elif ticks.diff(now, self._due) < 0:
+            return
+        else:
+            self._next_phase(now)
+        self._due = ticks.add(self._origin, (self._phase + 1) * PHASE_MS)
+        self._redraw(self._phase)
+
+    def _next_phase(self, now):
+        p = ticks.diff(now, self._origin) // PHASE_MS
+        if p < 0 or p >= PHASE_WRAP:
+            # a clock that went back, or hours without a change: a new origin, in step with
+            # every cycle of the layouts (PHASE_WRAP is a multiple of each)
+            self._origin = now if p < 0 else ticks.add(self._origin, PHASE_WRAP * PHASE_MS)
+            p = 0 if p < 0 else p - PHASE_WRAP
+        self._phase = p
 
     # The redraw is split into small functions and loops by index: a `for` over a list needs
     # four stack slots for its iterator, which would push these frames onto the heap.
     def _redraw(self, phase):
         ctl = self.ctl
         self._drawn = ctl.version
-        self._phase = phase
         if ctl.brightness != self._level:
             self._set_level(ctl.brightness)
         if ctl.asleep == self._on:
@@ -180,9 +245,12 @@ class App:
         for d in self.displays:
             d.power(on)
 
-def main(board=None, root='', clock=None, sleep_ms=None):
+def main(board=None, root='', clock=None, sleep_ms=None, lightsleep=None):
     """Run the scoreboard for ever. A fault restarts the loop and is logged; three within a
-    minute start the safe screen, which still lets the players begin a new game."""
+    minute start the safe screen, which still lets the players begin a new game. While idle
+    the loop waits App.pause() between passes: with sleep_ms, or with machine.lightsleep
+    (woken early by the buttons' IRQs) where the board file says LIGHTSLEEP = True (not on
+    a board whose USB or network must stay up while it waits)."""
     import time
     from .store import Store
     if board is None:
@@ -195,6 +263,10 @@ def main(board=None, root='', clock=None, sleep_ms=None):
             return ticks.mask(time.ticks_ms())
     if sleep_ms is None:
         sleep_ms = time.sleep_ms
+    if lightsleep is None and getattr(board, 'LIGHTSLEEP', False):
+        import machine
+        lightsleep = getattr(machine, 'lightsleep', None)
+    idle_sleep = lightsleep or sleep_ms
     store = Store(root)
     crashes = []
     safe = False
@@ -203,7 +275,11 @@ def main(board=None, root='', clock=None, sleep_ms=None):
             app = App(board, store, clock(), safe=safe)
             while True:
                 app.step(clock())
-                sleep_ms(LOOP_MS)
+                ms = app.pause(clock())
+                if ms > LOOP_MS:
+                    idle_sleep(ms)
+                else:
+                    sleep_ms(ms)
         except KeyboardInterrupt:
             raise
         except Exception as e:

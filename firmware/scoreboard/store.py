@@ -146,6 +146,28 @@ _ONE_BLOCK = True
 # A port without user streams (io.IOBase) can only build the string.
 _STREAMS = hasattr(io, 'IOBase')
 
+# Where the port's json writes bytes into an io.BytesIO (MicroPython), a save of a state up to
+# _BUF_MAX bytes of JSON allocates next to nothing: json.dump writes it at C speed into a
+# BytesIO the store keeps from save to save, and the CRCs, the comparison with the slot and the
+# write to the file go through it in _CHUNK-byte pieces of a reused buffer. The slot's bytes and
+# their order are those of the one-block save (header, CRC and all, first). A longer state is
+# saved as above (one block, else streamed) and the kept BytesIO let go.
+_BUF_MAX = const(4096)
+_BUF_START = const(1024)  # the kept BytesIO's first size, doubled when a state nears it
+
+
+def _buffers():
+    try:
+        b = io.BytesIO(16)
+        _dump([0], b)
+        return b.tell() == 3
+    except Exception:  # CPython's json writes str
+        return False
+
+
+_BUFFERS = _buffers()
+_BUF = 'buffered'  # the payload is in the store's BytesIO
+
 
 class _Sink(io.IOBase if _STREAMS else object):  # type: ignore[misc]
     # Where json.dump writes a state: counts the bytes, carries two CRCs on (the slot's, from
@@ -277,6 +299,12 @@ class Store:
         self._hdr = bytearray(HEADER_SIZE)
         self._hdr16 = memoryview(self._hdr)[:16]  # what the CRC covers of the header
         self._buf = bytearray(_CHUNK)
+        self._bmv = memoryview(self._buf)
+        self._out = None  # the kept BytesIO of a buffered save (_BUFFERS), made at the first
+        self._cap = 0  # its size, and the size the next save wants
+        self._want = _BUF_START
+        self._obuf = bytearray(_CHUNK)  # its pieces
+        self._omv = memoryview(self._obuf)
         self._paths = (self.path(SLOTS[0]), self.path(SLOTS[1]))  # made once: no per-save
 
     def path(self, name):
@@ -469,12 +497,17 @@ class Store:
         for i in (0, 1):
             if st[i] == _UNSEEN or st[i] == _UNREAD:
                 self._look(i, True)
-        payload = _one_block(state)
-        if payload is not None:
-            length = len(payload)
-            pcrc = crc32(payload) & 0xFFFFFFFF
+        length = self._buffered(state)
+        if length >= 0:
+            payload = _BUF
+            pcrc = self._crc_out(length, 0)
         else:
-            length, pcrc = _stream(state)[:2]
+            payload = _one_block(state)
+            if payload is not None:
+                length = len(payload)
+                pcrc = crc32(payload) & 0xFFFFFFFF
+            else:
+                length, pcrc = _stream(state)[:2]
         g = self._newest()
         if g >= 0:
             if self._len[g] == length and self._pcrc[g] == pcrc and self._same(g, state, payload):
@@ -525,9 +558,80 @@ class Store:
             return True
         return self._fail(err)
 
+    # -- the buffered save (see _BUF_MAX) ---------------------------------------------------
+    def _buffered(self, state):
+        # The state's JSON into the kept BytesIO: its length, or -1 (save it another way)
+        if not (_ONE_BLOCK and _BUFFERS):
+            return -1
+        out = self._out
+        try:
+            if out is None or self._cap < self._want:
+                self._out = None
+                self._cap = self._want
+                out = self._out = io.BytesIO(self._cap)
+            out.seek(0)
+            _dump(state, out)
+            n = out.tell()
+        except MemoryError:
+            n = _BUF_MAX + 1
+        if n > _BUF_MAX:
+            self._out = None  # a long game: its RAM is not kept
+            self._want = _BUF_START
+            return -1
+        if n + _CHUNK > self._cap:
+            self._want = self._cap * 2  # the next save gets room to grow into, in one block
+        return n
+
+    def _piece(self, n, length):
+        # The next piece of the buffered payload, from byte n of length: the reused buffer, or
+        # a view of its first bytes for the last, short piece
+        left = length - n
+        if left >= _CHUNK:
+            self._out.readinto(self._obuf)
+            return self._obuf
+        mv = self._omv[:left]
+        self._out.readinto(mv)
+        return mv
+
+    def _crc_out(self, length, c):
+        # the CRC of the buffered payload, carried on from c
+        self._out.seek(0)
+        n = 0
+        while n < length:
+            b = self._piece(n, length)
+            c = crc32(b, c)
+            n += len(b)
+        return c & 0xFFFFFFFF
+
+    def _same_out(self, f, length):
+        # True if file f, from here on, holds exactly the buffered payload
+        self._out.seek(0)
+        n = 0
+        while n < length:
+            b = self._piece(n, length)
+            k = len(b)
+            mine = self._buf if k == _CHUNK else self._bmv[:k]
+            if f.readinto(mine) != k or mine != b:
+                return False
+            n += k
+        return not f.read(1)
+
     def _write(self, f, state, payload, seq, length, pcrc):
         # A full filesystem may take fewer bytes than asked without raising: ENOSPC then.
         hdr = self._hdr
+        if payload is _BUF:  # as the one-block save: the header (CRC and all), the payload
+            struct.pack_into(HEADER, hdr, 0, MAGIC, VERSION, HEADER_SIZE, seq, length, 0)
+            struct.pack_into('<I', hdr, 16, self._crc_out(length, crc32(self._hdr16)))
+            if f.write(hdr) != HEADER_SIZE:
+                raise OSError(ENOSPC)
+            self._out.seek(0)
+            n = 0
+            while n < length:
+                b = self._piece(n, length)
+                if f.write(b) != len(b):
+                    raise OSError(ENOSPC)
+                n += len(b)
+            return
         if payload is not None:  # the whole slot in order: header (CRC and all), payload
             struct.pack_into(HEADER, hdr, 0, MAGIC, VERSION, HEADER_SIZE, seq, length, 0)
             crc = crc32(payload, crc32(self._hdr16)) & 0xFFFFFFFF
@@ -556,6 +660,8 @@ class Store:
         try:
             with open(self._paths[i], 'rb') as f:
                 f.seek(HEADER_SIZE)
+                if payload is _BUF:
+                    return self._same_out(f, self._len[i])
                 if payload is not None:
                     k = 0
                     mv = memoryview(self._buf)

@@ -14,7 +14,7 @@ from .keys import BLUE as K_BLUE
 from .keys import NAMES as KEY_NAMES
 from .keys import RED as K_RED
 from .match import Match
-from .ticks import diff
+from .ticks import add, diff
 
 SIDE_FOR_KEY = {K_RED: RED, K_BLUE: BLUE, RED_MINUS: RED, BLUE_MINUS: BLUE}
 CHOICE_OPTIONS = ('hammer', 'first')   # chosen on the setup screen, not in the settings
@@ -43,15 +43,19 @@ class Controller:
     RETRY_MS = 10000             # unsaved: the save is tried again, and said again, this often
     PIN_MS = 60000               # a pairing PIN is shown at most this long
     REST_MS = 250                # the shove ha'penny cursor is saved once it rests this long
+    RECHECK_MS = 1000            # the timers are looked at least this often
     DEFAULT_BRIGHTNESS = states.DEFAULT_BRIGHTNESS
 
     def __init__(self, now, store=None, saved=None, message=None, sticky=False):
         self._store = store
+        self._saving = None         # the dict the saves fill (states.dump)
         self.on_bank = None         # called as on_bank(game, names) after a bank is saved
         self.on_unpair = None       # the menu's `unpair`: set by the network runner (Wi-Fi)
         self._sticky = sticky       # the message stays until a press (the safe screen)
         self.version = 0
         self._view = None
+        self._kept = None           # the view dict, kept: the next view updates it in place
+        self._due = None            # when tick() next has work (None: at once)
         self.settings = {'game': KINDS[0], 'brightness': self.DEFAULT_BRIGHTNESS, 'opts': {},
                          'sound': 'on'}
         # The board's optional parts (DESIGN section 11), set by the app: the buzzer (`cues`,
@@ -151,7 +155,15 @@ class Controller:
 
     def tick(self, now):
         """Timers: messages expire, an unsaved state is tried again, the display dims and
-        sleeps. Allocates nothing unless something changes."""
+        sleeps. Allocates nothing unless something changes. Between changes one comparison:
+        the moment the next timer is due is worked out when the controller changes (and at
+        least every RECHECK_MS, so a timer whose length was changed is seen)."""
+        if self._due is not None and diff(now, self._due) < 0:
+            return
+        self._timers(now)
+        self._due = self._next_due(now)
+
+    def _timers(self, now):
         if (self.message is not None and not self._sticky and not self._feedback
                 and diff(now, self._msg_at) >= self.MESSAGE_MS):
             self.message = None
@@ -175,6 +187,26 @@ class Controller:
         if self.menu is not None and self.remotes:
             from .menu import menu_tick     # learn and test listen to the remotes
             menu_tick(self, now)
+
+    def _next_due(self, now):
+        # The earliest moment a timer of _timers() can fire, at most RECHECK_MS away. Early is
+        # harmless (the timers are looked at and the moment worked out again), late never is:
+        # whatever can bring a timer forward goes through _changed(), which drops it.
+        if self.menu is not None and self.remotes:
+            return now      # the menu's learn and test listen to the remotes at every pass
+        due = self.RECHECK_MS
+        if self.message is not None and not self._sticky and not self._feedback:
+            due = min(due, self.MESSAGE_MS - diff(now, self._msg_at))
+        if self.unsaved is not None:
+            due = min(due, self.RETRY_MS - diff(now, self._retry_at))
+        if self._rest_at is not None:
+            due = min(due, self.REST_MS - diff(now, self._rest_at))
+        if self.pin is not None:
+            due = min(due, self.PIN_MS - diff(now, self._pin_at))
+        if not self.asleep:
+            due = min(due, (self.SLEEP_MS if self.dimmed else self.DIM_MS)
+                      - diff(now, self._last))
+        return add(now, due if due > 0 else 0)
 
     # --- gestures ---------------------------------------------------------------------------
 
@@ -509,13 +541,15 @@ class Controller:
 
     def _changed(self):
         self._view = None
+        self._due = None            # the timers are looked at again at the next tick
         self.version += 1
 
     @property
     def view(self):
         if self._view is None:
             from .view import build
-            self._view = build(self)
+            self._view = build(self, self._kept)    # the dict of the last view, updated
+            self._kept = self._view
         return self._view
 
     # --- saving -------------------------------------------------------------------------------
@@ -538,7 +572,9 @@ class Controller:
     def _write(self):
         st = self._store
         try:
-            ok = st.save(self.state())
+            # one state dict for every save (the store serialises it at once)
+            self._saving = states.dump(self, self._saving)
+            ok = st.save(self._saving)
         except Exception:
             ok = False
         if ok:

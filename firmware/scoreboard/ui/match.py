@@ -31,9 +31,20 @@ class Match:
         self.legs = {'red': 0, 'blue': 0}
         self.decided = None
 
-    def to_dict(self):
-        return {'best_of': self.best_of, 'games': dict(self.games), 'legs': dict(self.legs),
-                'decided': self.decided}
+    def to_dict(self, into=None):
+        """JSON-safe data; given `into` (a dict this returned before), that dict is filled
+        again and returned, its nested dicts reused (a save then builds nothing here)."""
+        if into is None:
+            return {'best_of': self.best_of, 'games': dict(self.games),
+                    'legs': dict(self.legs), 'decided': self.decided}
+        into['best_of'] = self.best_of
+        for name in ('games', 'legs'):
+            src = getattr(self, name)
+            d = into[name]
+            d['red'] = src['red']
+            d['blue'] = src['blue']
+        into['decided'] = self.decided
+        return into
 
     @classmethod
     def from_dict(cls, d):

@@ -69,25 +69,31 @@ def _remote(d):
     return out
 
 
-def dump(c):
+def dump(c, into=None):
     """The controller's state, JSON-safe. The games are in their compact form, which shares
-    the games' logs: serialise it at once (the store does)."""
+    the games' logs: serialise it at once (the store does). Given `into` (a dict this returned
+    before, serialised since), that dict is filled again and returned: the saves reuse one."""
     a = c.aside
     if a is not None:
         a = dict(a)
         a['game'] = a['game'].to_dict(compact=True)
-    return {
-        'v': VERSION,
-        'settings': c.settings,
-        'match': c.match.to_dict(),
-        'screen': c.screen,
-        'choice': c.choice,
-        'opener': c.opener,
-        'cursor': c.cursor,
-        'names': c.names,
-        'game': c.game.to_dict(compact=True) if c.game is not None else None,
-        'aside': a,
-    }
+    d = into
+    if d is None:
+        d = {}
+        m = c.match.to_dict()
+    else:
+        m = c.match.to_dict(d['match'])
+    d['v'] = VERSION
+    d['settings'] = c.settings
+    d['match'] = m
+    d['screen'] = c.screen
+    d['choice'] = c.choice
+    d['opener'] = c.opener
+    d['cursor'] = c.cursor
+    d['names'] = c.names
+    d['game'] = c.game.to_dict(compact=True) if c.game is not None else None
+    d['aside'] = a
+    return d
 
 
 def _aside(a):

@@ -3,7 +3,18 @@
 from ..core import BLUE, RED, traits
 
 
-def build(c):
+_ZERO = {RED: 0, BLUE: 0}
+
+
+def _pair(d, src):
+    d[RED] = src[RED]
+    d[BLUE] = src[BLUE]
+
+
+def build(c, v=None):
+    """The view of controller c. Given v, the view it built before, v is updated in place and
+    returned (a change of a few values allocates nothing; its nested dicts are reused too), so
+    hold a copy, not the dict, to compare a view with a later one."""
     g = c.game
     kind = c.kind
     cls = traits(kind)
@@ -22,14 +33,26 @@ def build(c):
         screen = 'sleep'
     elif c.menu is not None:
         screen = 'menu'
-    v = {
-        'screen': screen, 'game': kind, 'red': red, 'blue': blue,
-        'pending': {RED: c.pending[RED], BLUE: c.pending[BLUE]},
-        'hammer': hammer, 'turn': turn, 'frame': frame, 'end': end, 'target': target,
-        'winner': winner, 'games': dict(c.match.games), 'legs': dict(c.match.legs),
-        'message': c.message, 'names': {RED: c.names[RED], BLUE: c.names[BLUE]},
-    }
-    if cls.ENTRY == 'bed':
+    if v is None:
+        v = {'pending': {RED: 0, BLUE: 0}, 'games': {RED: 0, BLUE: 0},
+             'legs': {RED: 0, BLUE: 0}, 'names': {RED: None, BLUE: None}}
+    v['screen'] = screen
+    v['game'] = kind
+    v['red'] = red
+    v['blue'] = blue
+    _pair(v['pending'], c.pending)
+    v['hammer'] = hammer
+    v['turn'] = turn
+    v['frame'] = frame
+    v['end'] = end
+    v['target'] = target
+    v['winner'] = winner
+    _pair(v['games'], c.match.games)
+    _pair(v['legs'], c.match.legs)
+    v['message'] = c.message
+    _pair(v['names'], c.names)
+    bed = cls.ENTRY == 'bed'
+    if bed:
         if g is not None:
             v['beds'] = {RED: g.beds(RED), BLUE: g.beds(BLUE)}
         else:
@@ -37,14 +60,28 @@ def build(c):
             v['beds'] = {RED: [0] * n, BLUE: [0] * n}
         v['cursor'] = c.cursor
     if cls.COLLARS:
-        if g is not None:
-            v['collars'] = {RED: g.collars(RED), BLUE: g.collars(BLUE)}
-        else:
+        if 'collars' not in v:
             v['collars'] = {RED: 0, BLUE: 0}
+        if g is not None:
+            v['collars'][RED] = g.collars(RED)
+            v['collars'][BLUE] = g.collars(BLUE)
+        else:
+            _pair(v['collars'], _ZERO)
     m = c.menu
     if m is not None:
         item = m['items'][m['i']]
         v['menu'] = {'item': item, 'value': m['values'][item]}
     if c.pin is not None:
         v['pin'] = c.pin
+    _drop(v, 'beds', bed)
+    _drop(v, 'cursor', bed)
+    _drop(v, 'collars', cls.COLLARS)
+    _drop(v, 'menu', m is not None)
+    _drop(v, 'pin', c.pin is not None)
     return v
+
+
+def _drop(v, key, keep):
+    # a key a view built before had and this one has not
+    if not keep and key in v:
+        del v[key]
