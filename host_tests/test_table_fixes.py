@@ -91,11 +91,11 @@ def test_doubles_says_which_end_shoots_after_each_frame():
 
 def test_a_press_script_on_standard_input():
     # `tools/sim.py --script -` reads the script from a pipe, as a file would be read.
-    import subprocess
     import sys
     if sys.implementation.name == 'micropython':
         return                  # the front end is CPython's; the engine runs either way
     import json
+    import subprocess
     import os
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     r = subprocess.run([sys.executable, os.path.join(root, 'tools', 'sim.py'), '--script', '-'],
