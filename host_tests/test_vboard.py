@@ -12,6 +12,12 @@ import pytest
 
 serial = pytest.importorskip('serial')
 
+# The unix port can deadlock when a Ctrl-C lands inside its own locked code (vboard.py's
+# Child.hung explains it); vboard.py restarts such an interpreter, but the exchange under way is
+# lost, and on a loaded machine that happens in a few per cent of these REPL exchanges. A test
+# that fails is run again, twice at most: a real fault fails all three times.
+pytestmark = pytest.mark.flaky(reruns=2)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PYTHON = sys.executable
 MPREMOTE = [PYTHON, '-m', 'mpremote']
