@@ -2,7 +2,9 @@
 //
 // usage: node run_steps.mjs NODE_MODULES STEPS.json
 //   STEPS.json: {"heap": bytes, "copy": [[host dir, dir in the port's filesystem], ...],
-//                "steps": [python source, ...]}
+//                "steps": [python source, ...], "async": false}
+//   With "async": true each step runs with runPythonAsync: it may `await` at the top level,
+//   and the port's asyncio tasks (run by node's event loop) go on between and during steps.
 //
 // Why one call per step: this port collects garbage only once the call that made it has
 // returned (within a call, 100 freed 1000-byte bytearrays still count as live after
@@ -32,10 +34,16 @@ function copy(src, dst) {
 }
 for (const [src, dst] of job.copy) copy(src, dst);
 for (const code of job.steps) {
+  // The proxies of finished steps hold their Python objects until JavaScript's collector
+  // runs (node --expose-gc): let it run, so a reading counts only what is live.
+  if (globalThis.gc) { globalThis.gc(); await new Promise((r) => setTimeout(r, 0)); }
   try {
-    mp.runPython(code);
+    if (job.async) await mp.runPythonAsync(code);
+    else mp.runPython(code);
   } catch (e) {
     process.stderr.write(String(e) + '\n');
     process.exit(1);
   }
 }
+// The port's asyncio tasks would keep node's event loop (and the process) alive for ever.
+if (job.async) process.exit(0);
