@@ -103,3 +103,17 @@ def test_a_press_script_on_standard_input():
     assert r.returncode == 0, r.stderr
     (v,) = [json.loads(x) for x in r.stdout.decode().split('\n') if x.startswith('{')]
     assert v['screen'] == 'play' and v['pending'] == {'red': 1, 'blue': 0}, v
+
+
+def test_a_piped_script_error_names_standard_input():
+    # The error names the script as the person gave it (`<stdin>`), not the temporary copy.
+    import sys
+    if sys.implementation.name == 'micropython':
+        return                  # the front end is CPython's
+    import subprocess
+    import os
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    r = subprocess.run([sys.executable, os.path.join(root, 'tools', 'sim.py'), '--script', '-'],
+                       input=b'tap OK\nbogus 12\n', capture_output=True, timeout=120)
+    assert r.returncode == 2
+    assert r.stderr.decode().strip() == '<stdin>: line 2: unknown command bogus: bogus 12'

@@ -135,7 +135,8 @@ def run_script(args, flash):
     with tempfile.NamedTemporaryFile(prefix='scoreboard-script-', delete=False) as f:
         shutil.copyfileobj(sys.stdin.buffer, f)
     try:
-        return subprocess.run(engine_cmd(args, flash, ['--script', f.name])).returncode
+        return subprocess.run(engine_cmd(args, flash, ['--script', f.name, '--name',
+                                                       '<stdin>'])).returncode
     finally:
         os.remove(f.name)
 

@@ -6,7 +6,9 @@
 # Scripts are streamed: checked line by line, then run line by line, so memory stays the same
 # whatever their length (a script of 20,000 commands and several MB runs in the default heap).
 #
-# usage: sim_cli.py --board NAME --flash DIR [--script FILE | --stdin] [--root DIR] [--colour]
+# usage: sim_cli.py --board NAME --flash DIR [--script FILE [--name NAME] | --stdin] [--root DIR]
+#                   [--colour]
+#   --name: what error messages call the script (sim.py says <stdin> for a piped one)
 import sys
 
 from sim_engine import ScriptError, Sim, TooLong, parse_line, setup_path
@@ -47,13 +49,15 @@ def warn_deaf(sim):
         sys.stderr.write('sim: %s: %s\n' % (sim.board_name, sim.vboard.error))
 
 
-def run_script(script, board, flash, buttons, colour=False):
-    """Check the whole script, then run it: both passes read one line at a time."""
+def run_script(script, board, flash, buttons, colour=False, name=None):
+    """Check the whole script, then run it: both passes read one line at a time. `name` is
+    what the error messages call it (the path when None)."""
     try:
         f = open(script, 'rb')
     except OSError:
         sys.stderr.write('cannot read %s\n' % script)
         return 2
+    script = name or script
     try:
         try:
             for _ in stream(f, buttons):
@@ -82,12 +86,13 @@ def main(argv):
     board = 'pico_tm1637'
     flash = None
     script = None
+    name = None
     interactive = False
     colour = False
     i = 0
     while i < len(argv):
         a = argv[i]
-        if a in ('--board', '--flash', '--script', '--root'):
+        if a in ('--board', '--flash', '--script', '--root', '--name'):
             if i + 1 >= len(argv):
                 sys.stderr.write('%s needs a value\n' % a)
                 return 2
@@ -99,6 +104,8 @@ def main(argv):
                 flash = v
             elif a == '--script':
                 script = v
+            elif a == '--name':
+                name = v
             else:
                 root = v
             continue
@@ -127,7 +134,7 @@ def main(argv):
         return 2
     buttons = b.BUTTONS
     if script is not None:
-        return run_script(script, board, flash, buttons, colour)
+        return run_script(script, board, flash, buttons, colour, name)
     if interactive:
         sim = Sim(board, flash, colour=colour)
         warn_deaf(sim)
