@@ -5,6 +5,7 @@
 import json
 import os
 import sys
+import time
 
 HERE = __file__.rsplit('/', 1)[0] if '/' in __file__ else '.'
 ROOT = HERE + '/..'
@@ -33,9 +34,59 @@ def within(aw, ms):
     return asyncio.wait_for(aw, ms / 1000)
 
 
+if hasattr(time, 'ticks_ms'):
+    def now_ms():
+        return time.ticks_ms()
+
+    def since_ms(t0):
+        return time.ticks_diff(time.ticks_ms(), t0)
+else:
+    def now_ms():
+        return int(time.monotonic() * 1000)
+
+    def since_ms(t0):
+        return now_ms() - t0
+
+
+async def until(pred, ms=10000, what='never happened'):
+    """Wait for pred() to hold: at once on an idle machine, up to `ms` on a loaded one."""
+    t0 = now_ms()
+    while not pred():
+        if since_ms(t0) > ms:
+            raise AssertionError(what() if callable(what) else what)
+        await sleep_ms(10)
+
+
+def _ephemeral_low():
+    try:
+        with open('/proc/sys/net/ipv4/ip_local_port_range') as f:
+            return int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
 def free_port():
-    b = os.urandom(2)
-    return 20000 + ((b[0] << 8 | b[1]) % 30000)
+    """A loopback port for a test server, below the kernel's ephemeral range, and free now.
+    A port of that range may be the local end of some client's socket, of this process or
+    another on a busy machine: one that closed first keeps it a minute in TIME_WAIT, which a
+    server cannot bind over (it retries every SERVER_RETRY_MS and never comes up), and a
+    client dialling such a port before anything listens can connect to itself."""
+    import socket
+    top = min(_ephemeral_low(), 50000)
+    span = top - 20000 if top - 20000 >= 1000 else 30000
+    for _ in range(200):
+        b = os.urandom(2)
+        port = 20000 + ((b[0] << 8 | b[1]) % span)
+        s = socket.socket()
+        try:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)   # as the server's
+            s.bind(socket.getaddrinfo('127.0.0.1', port)[0][-1])
+            return port
+        except OSError:
+            pass              # another server has it, or a client socket's TIME_WAIT
+        finally:
+            s.close()
+    raise AssertionError('no free loopback port')
 
 
 def flash_dir(tag):
@@ -127,16 +178,22 @@ class Harness:
         assert r.status == 200, r
         return r.json()['token']
 
-    async def wait_up(self):
-        for _ in range(200):
+    async def wait_up(self, ms=20000):
+        """Until the server answers: at once on an idle machine, up to `ms` on a loaded one."""
+        t0 = now_ms()
+        last = None
+        while True:
             try:
                 r = await self.get('/api/view')
                 if r.status == 200:
                     return
-            except OSError:
-                pass
+                last = r
+            except OSError as e:
+                last = e
+            if since_ms(t0) > ms:
+                raise AssertionError('the server never answered: %r; log %r'
+                                     % (last, self.logs[-5:]))
             await sleep_ms(20)
-        raise AssertionError('the server never answered')
 
     # --- the board's buttons, in real time ------------------------------------------------
 

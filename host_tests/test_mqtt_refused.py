@@ -9,6 +9,15 @@ from scoreboard.net.venue import Venue, settings
 from venue.vtable import Table
 
 
+async def until(pred, timeout=15):
+    """Wait for pred() to hold: at once on an idle machine, up to `timeout` s on a loaded one."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not pred():
+        assert loop.time() < end, 'never happened'
+        await asyncio.sleep(0.01)
+
+
 class PickyBroker:
     def __init__(self):
         self.games = []
@@ -66,18 +75,12 @@ def test_a_record_the_broker_will_not_take_is_given_up(tmp_path):
         bank('poison')
         bank('Ann')
         task = asyncio.create_task(link.run())
-        for _ in range(300):
-            if broker.games:
-                break
-            await asyncio.sleep(0.01)
+        await until(lambda: broker.games)
         # More games than TRIES, one at a time: each goes out (their files reuse the name of
         # the one sent before, which must not count as a retry).
         for i in range(Venue.TRIES + 4):
             bank('P%d' % i)
-            for _ in range(100):
-                if len(broker.games) == i + 2:
-                    break
-                await asyncio.sleep(0.01)
+            await until(lambda i=i: len(broker.games) == i + 2)
         link.stop()
         await asyncio.sleep(0.1)
         task.cancel()

@@ -20,11 +20,7 @@ def test_the_idle_runner_allocates_nothing():
     settings = {'ssid': 'bar', 'password': 'password1'}
 
     async def check(h):
-        for _ in range(100):
-            if h.runner.wifi.state == 'up':
-                break
-            await nh.sleep_ms(10)
-        assert h.runner.wifi.state == 'up'
+        await nh.until(lambda: h.runner.wifi.state == 'up', what='the Wi-Fi never came up')
         await nh.sleep_ms(100)
         passes = h.runner.passes
         if MICRO:
@@ -60,15 +56,10 @@ def test_a_fault_in_a_pass_is_logged_and_the_loop_starts_again():
         def broken(now):
             raise RuntimeError('display fell off')
         first.step = broken
-        await nh.sleep_ms(appmod.RESTART_PAUSE_MS + 100)
-        assert h.runner.app is not first
+        await nh.until(lambda: h.runner.app is not first, what='the app was never rebuilt')
         assert 'display fell off' in str(FaultLog(h.flash).read())
         passes = h.runner.passes
-        for _ in range(100):
-            if h.runner.passes > passes + 5:
-                break
-            await nh.sleep_ms(10)
-        assert h.runner.passes > passes + 5
+        await nh.until(lambda: h.runner.passes > passes + 5, what='the loop did not go on')
         assert (await h.get('/api/view')).status == 200
     nh.run(check, tag='fault')
 
@@ -84,8 +75,11 @@ def test_a_failing_network_task_starts_again():
         w.run = broken
         import asyncio
         t = asyncio.create_task(h.runner.keep(w.run))
-        await nh.sleep_ms(200)
-        t.cancel()
+        try:
+            await nh.until(lambda: calls and any('radio on fire' in x for x in h.logs),
+                           what=lambda: 'calls %r, log %r' % (calls, h.logs[-5:]))
+        finally:
+            t.cancel()
         assert len(calls) >= 1 and any('radio on fire' in x for x in h.logs)
         assert (await h.get('/api/view')).status == 200
     network.reset()
@@ -113,7 +107,8 @@ def test_more_services_start_with_the_runner_and_start_again_when_they_fail():
         raise OSError('broker gone')
 
     async def check(h):
-        await nh.sleep_ms(50)
+        await nh.until(lambda: runs and any('broker gone' in x for x in h.logs),
+                       what=lambda: 'runs %r, log %r' % (runs, h.logs[-5:]))
         assert runs == [1] and any('broker gone' in x for x in h.logs)
         assert (await h.get('/api/view')).status == 200
 

@@ -251,7 +251,7 @@ def test_wifi_boards_bank_their_games_at_the_venue(tmp_path):
                 == v['games'], 10)
         late = Collector(broker.port, topics=('shuffleboard/bar/+/state',))
         try:
-            assert wait_until(lambda: len(late.on('/state')) >= 2, 5)
+            assert wait_until(lambda: len(late.on('/state')) >= 2, 15)
             for table, b in boards.items():
                 v = b.http('GET', '/api/view')[1]
                 payloads = [(json.loads(p), r) for t, p, r in late.msgs

@@ -25,12 +25,8 @@ class Quick:
         W.BACKOFF_MS, W.BACKOFF_MAX_MS, W.WATCH_MS, W.POLL_MS, W.JOIN_MS = self.old
 
 
-async def until(pred, ms=3000):
-    for _ in range(ms // 10):
-        if pred():
-            return
-        await nh.sleep_ms(10)
-    raise AssertionError('never happened')
+async def until(pred, ms=10000):
+    await nh.until(pred, ms)
 
 
 def no_secret(h, *texts):

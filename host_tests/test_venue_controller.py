@@ -82,13 +82,13 @@ def test_the_controller_banks_to_the_venue(tmp_path):
         assert svc.subscribed.wait(5)
         (tmp_path / 'flash').mkdir()
         view = play_two_games(broker.port, str(tmp_path / 'flash'))
-        assert wait_until(lambda: svc.stats['games'] == 2, 5), svc.stats
+        assert wait_until(lambda: svc.stats['games'] == 2, 15), svc.stats
         games = sorted(svc.db.games(), key=lambda g: g['names']['red'])
         assert [(g['names']['red'], g['red'], g['blue'], g['winner']) for g in games] == [
             ('Ann', 5, 2, 'red'), ('Ben', 2, 5, 'blue')]
         assert all(g['table'] == '5' and len(g['frames']) == 3 for g in games)
         assert wait_until(lambda: svc.table_list() and svc.table_list()[0]['state']
-                          and svc.table_list()[0]['state']['screen'] == view['screen'], 5)
+                          and svc.table_list()[0]['state']['screen'] == view['screen'], 15)
         time.sleep(0.1)
         st = svc.table_list()[0]['state']
         assert st['games'] == view['games'] == {'red': 1, 'blue': 1}

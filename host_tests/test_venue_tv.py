@@ -48,7 +48,7 @@ def test_tv_page_shows_a_change_within_a_second(tmp_path):
     for t in ('1', '2', '3'):
         publish(broker.port, 'shuffleboard/bar/%s/status' % t, 'online', retain=True)
         publish(broker.port, 'shuffleboard/bar/%s/state' % t, view(int(t), 0), retain=True)
-    assert wait_until(lambda: len(svc.table_list()) == 3, 5)
+    assert wait_until(lambda: len(svc.table_list()) == 3, 15)
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=['--no-sandbox'])

@@ -70,7 +70,7 @@ class Broker:
     def start(self):
         self.proc = subprocess.Popen([self.path, '-c', self.conf], stdout=subprocess.DEVNULL,
                                      stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 15   # a loaded machine reads the persistence slowly
         while time.monotonic() < deadline:
             try:
                 socket.create_connection(('127.0.0.1', self.port), 0.2).close()
@@ -84,7 +84,7 @@ class Broker:
     def stop(self):
         if self.proc is not None and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)   # it saves its persistence on the way out
-            self.proc.wait(5)
+            self.proc.wait(15)
         self.proc = None
 
     def log(self):
@@ -141,7 +141,7 @@ class BoardProc:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
-        self._t.join(2)
+        self._t.join(10)   # every line read (the last is `done`)
         err = self.proc.stderr.read().decode('utf-8', 'replace')
         assert self.proc.returncode == 0, (self.proc.returncode, err, self.lines[-5:])
         return self.lines
@@ -190,7 +190,7 @@ class Collector:
         self.c.on_message = lambda c, u, m: self.msgs.append((m.topic, m.payload, m.retain))
         self.c.connect('127.0.0.1', port, 10)
         self.c.loop_start()
-        assert self._subscribed.wait(5)
+        assert self._subscribed.wait(15)
 
     def on(self, suffix):
         return [(p, r) for t, p, r in self.msgs if t.endswith(suffix)]
