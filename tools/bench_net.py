@@ -350,7 +350,8 @@ import scoreboard.app, scoreboard.store, scoreboard.ui.controller
 """, W32_READ % 'code_microdot', """from scoreboard.net.run import Runner
 from scoreboard.store import Store
 import scoreboard.net.wifi
-""", W32_READ % 'code', """r = Runner(board, Store('/flash'), '/flash', network=network, port=80, log=lambda t: None)
+""", W32_READ % 'code', """r = Runner(board, Store('/flash'), '/flash', network=network, port=80,
+           log=lambda t: None)
 """, W32_READ % 'built', """r.start()
 for _ in range(300):
     await asyncio.sleep_ms(10)
@@ -388,8 +389,10 @@ await asyncio.sleep_ms(10)
 from scoreboard.net import web
 pg = web.pages()
 text = pg.page()
+first = next(text)
 """, W32_READ % 'page',
-    """del pg, text
+    """text.close()
+del pg, text, first
 code, body = await request('GET', '/')
 assert code == 200 and len(body) > 5000
 print('W32 page_len', len(body))
@@ -440,8 +443,9 @@ def wasm32(paths):
         path = os.path.join(prefix, 'net-%s.json' % tag)
         with open(path, 'w') as f:
             json.dump(job, f)
-        r = subprocess.run([node, '--expose-gc', os.path.join(ROOT, 'tools', 'wasm32', 'run_steps.mjs'),
-                            os.path.join(prefix, 'node_modules'), path],
+        steps_js = os.path.join(ROOT, 'tools', 'wasm32', 'run_steps.mjs')
+        r = subprocess.run([node, '--expose-gc', steps_js, os.path.join(prefix, 'node_modules'),
+                            path],
                            capture_output=True, text=True, timeout=300)
         if r.returncode:
             return '%s run failed: %s' % (tag, (r.stdout + r.stderr)[-1500:])
@@ -502,7 +506,8 @@ def main():
                                                       with_b / 1024, clients_b / 1024))
     extra = idle_b - plain_b
     print('  the network part: %.1f KB of code loaded from .mpy (microdot %.1f, scoreboard.net '
-          '%.1f; the page, %.1f KB, is loaded per answer and let go of) and %.1f KB of objects '
+          '%.1f; the page module, %.1f KB, is loaded per answer and let go of, the page itself '
+          'is read from its file as it is sent) and %.1f KB of objects '
           '(the stand-in network included)' % (code_b / 1024, micro / 1024, ours / 1024,
                                               page / 1024, (extra - code_b) / 1024))
     server_ends = clients_b // 2
