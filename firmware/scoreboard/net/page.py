@@ -17,8 +17,8 @@ NAME = 'page.html'
 CHUNK = 512
 HEAD_END = b'<!--end of head-->\n'
 GAMES = b'/*GAMES*/\n'
-# Where the file is when it is not beside this module (a frozen module's __file__ is no path on
-# the flash): where `make deploy` and `mip install --target /` put it, or a mip install in /lib.
+# Where else to look: where `make deploy` and `mip install --target /` put the file, and where a
+# frozen build has it (a frozen module's __file__ names no file on the flash; manifest.py).
 ON_FLASH = ('/scoreboard/net/' + NAME, '/lib/scoreboard/net/' + NAME)
 
 
