@@ -251,6 +251,27 @@ def test_the_build_carries_the_data_files_as_they_are(tree):
     assert page not in deploy.build(src, out) and not os.path.exists(made[page])
 
 
+def test_the_built_page_module_serves_its_file_on_the_unix_port(tree):
+    """page.mpy in the build finds page.html beside it (its __file__) and sends the page."""
+    if not tree['real']:
+        pytest.skip('the placeholder firmware has no phone page')
+    from mpy_tools import run
+    out = str(tree['build'])
+    deploy.build(str(tree['src']), out)
+    r = run("import json\n"
+            "from scoreboard.net import page as P\n"
+            "print(P.where())\n"
+            "got = b''.join([c if isinstance(c, bytes) else c.encode() for c in P.page()])\n"
+            "with open(P.where(), 'rb') as f:\n"
+            "    text = f.read()\n"
+            "want = text.replace(P.HEAD_END, b'').replace(P.GAMES, P.game_table().encode())\n"
+            "print(got == want, len(got))\n", path=[out, out + '/lib'], cwd=out)
+    assert r.returncode == 0, r.stderr
+    where, same = r.stdout.split('\n')[:2]
+    assert where == out + '/scoreboard/net/page.html', r.stdout
+    assert same.startswith('True '), r.stdout
+
+
 def test_plan_touches_only_our_files():
     local = {'/main.py': __file__, '/board.py': __file__, '/scoreboard/a.mpy': __file__,
              '/scoreboard/ui/b.mpy': __file__, '/scoreboard/net/page.html': __file__}
