@@ -94,12 +94,15 @@ def flash_files(flash):
 
 
 def expected_package(src, top='scoreboard'):
+    """The modules as .mpy, the data files (the phone page) as they are."""
     out = set()
     for dirpath, _, files in os.walk(os.path.join(src, top)):
         for name in files:
+            rel = os.path.relpath(os.path.join(dirpath, name), src)
             if name.endswith('.py'):
-                rel = os.path.relpath(os.path.join(dirpath, name), src)
                 out.add(rel[:-3] + '.mpy')
+            elif name.endswith(deploy.DATA):
+                out.add(rel)
     return out
 
 
@@ -120,6 +123,8 @@ def test_deploy_to_virtual_board(tree, tmp_path):
         wrote, removed, unchanged = counts(r)
         log.append(('first', wrote, removed, time.monotonic() - t0))
         package = expected_package(tree['src'])
+        if tree['real']:
+            assert 'scoreboard/net/page.html' in package
         # The vendored libraries (firmware/lib: microdot) go to the board's /lib as well.
         lib = expected_package(tree['src'], 'lib')
         files = flash_files(flash)
@@ -129,6 +134,9 @@ def test_deploy_to_virtual_board(tree, tmp_path):
         assert {'main.py', 'board.py', 'notes.txt'} <= files
         assert 'board.mpy' not in files and not (flash / 'scoreboard' / 'gone').exists()
         assert (flash / 'main.py').read_bytes() == (tree['src'] / 'main.py').read_bytes()
+        if tree['real']:
+            page = 'scoreboard/net/page.html'
+            assert (flash / page).read_bytes() == (tree['src'] / page).read_bytes()
         board_src = tree['boards'] / (tree['board'] + '.py')
         assert (flash / 'board.py').read_bytes() == board_src.read_bytes()
         assert (flash / 'notes.txt').read_text() == 'my notes'
@@ -222,9 +230,51 @@ def test_port_where_no_micropython_answers(tree):
     assert took < 15
 
 
+def test_the_build_carries_the_data_files_as_they_are(tree):
+    if not tree['real']:
+        pytest.skip('the placeholder firmware has no phone page')
+    src, out = str(tree['src']), str(tree['build'])
+    page = 'scoreboard/net/page.html'
+    made = deploy.build(src, out)
+    assert made[page] == os.path.join(out, page)
+    with open(os.path.join(src, page), 'rb') as a, open(made[page], 'rb') as b:
+        assert a.read() == b.read()
+    assert 'scoreboard/net/page.mpy' in made and 'scoreboard/net/page.html.mpy' not in made
+    # An edited page is copied again; a page gone from the source goes from the build.
+    time.sleep(0.01)
+    with open(os.path.join(src, page), 'ab') as f:
+        f.write(b'<!-- edited -->\n')
+    deploy.build(src, out)
+    with open(made[page], 'rb') as b:
+        assert b.read().endswith(b'<!-- edited -->\n')
+    os.remove(os.path.join(src, page))
+    assert page not in deploy.build(src, out) and not os.path.exists(made[page])
+
+
+def test_the_built_page_module_serves_its_file_on_the_unix_port(tree):
+    """page.mpy in the build finds page.html beside it (its __file__) and sends the page."""
+    if not tree['real']:
+        pytest.skip('the placeholder firmware has no phone page')
+    from mpy_tools import run
+    out = str(tree['build'])
+    deploy.build(str(tree['src']), out)
+    r = run("import json\n"
+            "from scoreboard.net import page as P\n"
+            "print(P.where())\n"
+            "got = b''.join([c if isinstance(c, bytes) else c.encode() for c in P.page()])\n"
+            "with open(P.where(), 'rb') as f:\n"
+            "    text = f.read()\n"
+            "want = text.replace(P.HEAD_END, b'').replace(P.GAMES, P.game_table().encode())\n"
+            "print(got == want, len(got))\n", path=[out, out + '/lib'], cwd=out)
+    assert r.returncode == 0, r.stderr
+    where, same = r.stdout.split('\n')[:2]
+    assert where == out + '/scoreboard/net/page.html', r.stdout
+    assert same.startswith('True '), r.stdout
+
+
 def test_plan_touches_only_our_files():
     local = {'/main.py': __file__, '/board.py': __file__, '/scoreboard/a.mpy': __file__,
-             '/scoreboard/ui/b.mpy': __file__}
+             '/scoreboard/ui/b.mpy': __file__, '/scoreboard/net/page.html': __file__}
     digest = deploy.sha256_file(__file__)
     state = {
         '/main.py': (10, digest),
@@ -235,10 +285,14 @@ def test_plan_touches_only_our_files():
         '/scoreboard/data.json': (3, 'z'),
         '/scoreboard/old': (-1, None),
         '/scoreboard/old/c.mpy': (3, 'w'),
+        '/scoreboard/old/gone.html': (3, 'u'),
         '/user.py': (3, 'v'),
+        '/page.html': (3, 't'),
     }
     mkdir, write, remove, rmdir = deploy.plan(local, state)
-    assert mkdir == ['/scoreboard/ui']
-    assert write == ['/board.py', '/scoreboard/a.mpy', '/scoreboard/ui/b.mpy']
-    assert remove == ['/board.mpy', '/scoreboard/old/c.mpy', '/scoreboard/stale.py']
+    assert sorted(mkdir) == ['/scoreboard/net', '/scoreboard/ui']
+    assert write == ['/board.py', '/scoreboard/a.mpy', '/scoreboard/net/page.html',
+                     '/scoreboard/ui/b.mpy']
+    assert remove == ['/board.mpy', '/scoreboard/old/c.mpy', '/scoreboard/old/gone.html',
+                      '/scoreboard/stale.py']
     assert rmdir == ['/scoreboard/old']

@@ -1,7 +1,9 @@
 # package.json (for `mpremote mip install`) and manifest.py (for freezing) must both carry every
 # module of the firmware package: a module added to firmware/scoreboard/ without regenerating
 # package.json fails here (`python tools/deploy.py package-json` regenerates it). package.json
-# also carries main.py and every board file: a mip install is a whole board (test_mip.py).
+# also carries main.py and every board file: a mip install is a whole board (test_mip.py), and
+# the package's data files (the phone page, scoreboard/net/page.html), which manifest.py cannot
+# freeze: it tells how to put them on the flash.
 import json
 import os
 
@@ -11,12 +13,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, 'firmware')
 
 
-def firmware_modules(top='scoreboard'):
+def firmware_modules(top='scoreboard', ends=('.py',)):
     found = set()
     for dirpath, dirnames, files in os.walk(os.path.join(FIRMWARE, top)):
         dirnames[:] = [d for d in dirnames if d != '__pycache__']
         for name in files:
-            if name.endswith('.py'):
+            if name.endswith(ends):
                 rel = os.path.relpath(os.path.join(dirpath, name), FIRMWARE)
                 found.add(rel.replace(os.sep, '/'))
     return found
@@ -65,6 +67,20 @@ def test_manifest_freezes_every_firmware_module():
         assert kw.get('base_path') in ('firmware', 'firmware/lib'), args
 
 
+def data_files():
+    found = firmware_modules(ends=deploy.DATA) | firmware_modules('lib', deploy.DATA)
+    assert 'scoreboard/net/page.html' in found
+    return found
+
+
+def test_manifest_says_where_the_data_files_go_on_the_flash():
+    with open(os.path.join(ROOT, 'manifest.py')) as f:
+        text = f.read()
+    for rel in data_files():
+        # frozen, page.py finds the page in /lib (a /scoreboard folder would hide the package)
+        assert 'cp firmware/%s :lib/%s' % (rel, rel) in text, rel
+
+
 def test_manifest_version_matches_package_json():
     (args, kw), = run_manifest()['metadata']
     with open(os.path.join(ROOT, 'package.json')) as f:
@@ -80,8 +96,8 @@ def test_package_json_lists_every_firmware_module():
     # would have put them.
     lib = set(firmware_modules('lib'))
     targets = {t for t, _ in pkg['urls'] if t != 'main.py' and not t.startswith('boards/')}
-    missing = (firmware_modules() | lib) - targets
-    extra = targets - firmware_modules() - lib
+    missing = (firmware_modules() | lib | data_files()) - targets
+    extra = targets - firmware_modules() - lib - data_files()
     assert not missing, 'not in package.json (run `python tools/deploy.py package-json`): %s' % (
         sorted(missing),)
     assert not extra, 'package.json lists modules that are gone: %s' % (sorted(extra),)

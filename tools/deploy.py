@@ -4,13 +4,15 @@
     python tools/deploy.py mpy [--src firmware] [--build build]
     python tools/deploy.py deploy --board NAME [--port PORT] [--build build] [-v]
 
-`mpy` compiles firmware/ into build/: main.py stays source, every other module becomes .mpy.
+`mpy` compiles firmware/ into build/: main.py stays source, every other module becomes .mpy,
+and the package's data files (DATA: the phone page, scoreboard/net/page.html) are copied as
+they are.
 `deploy` compiles, then asks the board in one round trip for the size and SHA-256 of our files
 (/main.py, /board.py, everything under /scoreboard and /lib), copies only what differs (main.py,
-the .mpy package under /scoreboard, the vendored libraries of firmware/lib under /lib, and
-boards/NAME.py as /board.py), removes our stale code files
-(.py/.mpy under /scoreboard that the build no longer has, a compiled /board.mpy or /main.mpy
-that would shadow the sources), never anything else, and resets the board.
+the .mpy package and its data files under /scoreboard, the vendored libraries of firmware/lib
+under /lib, and boards/NAME.py as /board.py), removes our stale files
+(.py/.mpy and data files under /scoreboard that the build no longer has, a compiled /board.mpy
+or /main.mpy that would shadow the sources), never anything else, and resets the board.
 Without --port it uses mpremote's auto-detection (`mpremote connect auto`).
 
 With WIFI_SSID, WIFI_PASSWORD (and WIFI_HOSTNAME) or MQTT=host:port[,venue=V,table=T,user=U,
@@ -41,6 +43,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, '.venv', 'bin')
 PACKAGE = 'scoreboard'          # the firmware package: /scoreboard on the board is ours
 KEEP_SOURCE = ('main.py',)      # top-level files that go on the board as source
+# Files of the package that are no code, read on the board as they are: they go on the flash
+# beside the .mpy modules (a frozen firmware cannot carry them: manifest.py says where then).
+DATA = ('.html',)
 RAW_PROMPT = b'raw REPL; CTRL-B to exit\r\n>'
 MARK = '@@'
 
@@ -101,8 +106,9 @@ class Built(dict):
 def build(src, out, opt=0, verbose=False):
     """Compile src (firmware/) into out (build/); returns {relative path in out: file}.
 
-    Incremental: a module is compiled again only when its source is newer than its .mpy.
-    Files in out that no source produces any more are removed, so the build mirrors src.
+    Incremental: a module is compiled again only when its source is newer than its .mpy (a data
+    file copied again when newer). Files in out that no source produces any more are removed,
+    so the build mirrors src.
     """
     if not os.path.isfile(os.path.join(src, 'main.py')):
         raise DeployError('%s has no main.py: is it the firmware folder?' % src)
@@ -112,11 +118,12 @@ def build(src, out, opt=0, verbose=False):
         dirnames[:] = sorted(d for d in dirnames if d != '__pycache__' and not d.startswith('.'))
         rel_dir = os.path.relpath(dirpath, src)
         for name in sorted(files):
-            if not name.endswith('.py'):
+            data = name.endswith(DATA)
+            if not name.endswith('.py') and not data:
                 continue
             path = os.path.join(dirpath, name)
             rel = os.path.normpath(os.path.join(rel_dir, name))
-            if rel in KEEP_SOURCE:
+            if rel in KEEP_SOURCE or data:
                 target_rel = rel
             else:
                 target_rel = rel[:-3] + '.mpy'
@@ -125,7 +132,7 @@ def build(src, out, opt=0, verbose=False):
             if os.path.exists(target) and os.path.getmtime(target) >= os.path.getmtime(path):
                 continue
             os.makedirs(os.path.dirname(target), exist_ok=True)
-            if rel in KEEP_SOURCE:
+            if rel in KEEP_SOURCE or data:
                 shutil.copyfile(path, target)
                 continue
             tool = tool or mpy_cross()
@@ -155,12 +162,13 @@ VERSION = '0.1.0'   # keep in step with manifest.py's metadata(version=...)
 
 
 def package_modules(src):
-    """Every module of the firmware package, as paths relative to src ('scoreboard/x.py')."""
+    """Every module and data file of the firmware package, as paths relative to src
+    ('scoreboard/x.py', 'scoreboard/net/page.html')."""
     found = []
     for dirpath, dirnames, files in os.walk(os.path.join(src, PACKAGE)):
         dirnames[:] = [d for d in dirnames if d != '__pycache__' and not d.startswith('.')]
         for name in files:
-            if name.endswith('.py'):
+            if name.endswith(('.py',) + DATA):
                 found.append(os.path.relpath(os.path.join(dirpath, name), src)
                              .replace(os.sep, '/'))
     return sorted(found)
@@ -185,9 +193,10 @@ def lib_modules(src):
 
 def package_json(src=None, boards_dir=None):
     """The text of package.json, for `mpremote mip install --target / github:OWNER/REPO`:
-    the firmware package (scoreboard/...), main.py, every board file under boards/ (the
-    first boot chooses one of them as /board.py: scoreboard.boardpick), and the vendored
-    libraries it needs (firmware/lib, installed as /lib/<name>, where mip would put them).
+    the firmware package (scoreboard/..., its data files too), main.py, every board file under
+    boards/ (the first boot chooses one of them as /board.py: scoreboard.boardpick), and the
+    vendored libraries it needs (firmware/lib, installed as /lib/<name>, where mip would put
+    them).
 
     URLs are relative to package.json (the repository root), which mip resolves itself, from
     a web address or from a local path to package.json alike.
@@ -320,7 +329,8 @@ def plan(local, state):
              if p not in files or files[p][1] is None or files[p][1] != sha256_file(local[p])]
     pkg = '/' + PACKAGE + '/'
     remove = sorted(p for p in files if p not in local and (
-        (p.startswith(pkg) and p.endswith(('.py', '.mpy'))) or p in ('/board.mpy', '/main.mpy')))
+        (p.startswith(pkg) and p.endswith(('.py', '.mpy') + DATA)) or
+        p in ('/board.mpy', '/main.mpy')))
     need = set()
     for p in local:
         parts = p.split('/')[1:-1]
@@ -497,15 +507,18 @@ def main(argv=None):
             elif current != text:
                 with open(path, 'w') as f:
                     f.write(text)
-                print('package.json written (%d modules)' % text.count('"scoreboard/'))
+                print('package.json written (%d files of the package)' %
+                      text.count('"scoreboard/'))
             return 0
         if args.cmd == 'mpy':
             src = args.src or os.path.join(ROOT, 'firmware')
             out = args.build or os.path.join(ROOT, 'build')
             made = build(src, out, opt=args.opt, verbose=args.verbose)
             n_mpy = sum(1 for r in made if r.endswith('.mpy'))
-            print('mpy: %s/ has %d modules as .mpy and %d as source (%d built now)' % (
-                os.path.relpath(out), n_mpy, len(made) - n_mpy, made.built))
+            n_data = sum(1 for r in made if r.endswith(DATA))
+            print('mpy: %s/ has %d modules as .mpy, %d as source and %d data file%s (%d '
+                  'built now)' % (os.path.relpath(out), n_mpy, len(made) - n_mpy - n_data,
+                                  n_data, '' if n_data == 1 else 's', made.built))
         else:
             deploy(args.board, args.port or None, args.src, args.build, args.boards,
                    args.timeout, args.verbose, not args.no_reset, args.opt,

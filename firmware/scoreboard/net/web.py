@@ -326,9 +326,11 @@ class Server(Microdot):
         finally:
             if counted:
                 self.active -= 1
-            body = getattr(res, 'body', None)
-            if isinstance(body, EventStream):
-                body.close()
+            # An event stream leaves the hub, a page's file is closed (also when the client
+            # went away or a write timed out half way).
+            close = getattr(getattr(res, 'body', None), 'close', None)
+            if close is not None:
+                close()
             self.served += 1
             try:
                 writer.close()
@@ -502,9 +504,9 @@ def body_json(req):
 
 
 def pages():
-    """The page module, loaded for one answer and let go of again: its texts (10 KB) would
-    otherwise sit in the heap of a board that loads .mpy files (frozen, they stay in flash and
-    this costs nothing). The answer keeps what it sends until it is sent."""
+    """The page module, loaded for one answer and let go of again: the page itself is read
+    from its file as it is sent (page.py), and the module is not kept between answers
+    either."""
     import sys
     from . import page
     sys.modules.pop(page.__name__, None)
@@ -514,23 +516,34 @@ def pages():
     return page
 
 
+HTML = {'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store'}
+PAGE_FILE = None    # the page file; None: where page.where() finds it (a test names another)
+
+
+def html(name, *args):
+    """One of page.py's pages, streamed from its file; 500 with the reason without the file."""
+    try:
+        return Response(getattr(pages(), name)(*args, path=PAGE_FILE), headers=HTML)
+    except OSError as e:
+        return refuse(500, str(e))
+
+
 def make_app(remote):
     """The HTTP app. `remote` has `ctl` (the controller, looked up per request: the runner
     builds a new App after a fault), `now()`, `pairing`, `hub`, and optionally `wifi` for the
     access point's setup page."""
     app = Server()
-    html = {'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store'}
 
     @app.route('/')
     async def index(req):
         wifi = getattr(remote, 'wifi', None)
         if wifi is not None and wifi.setup_wanted():
-            return Response(pages().setup_page(wifi), headers=html)
-        return Response(pages().page(), headers=html)
+            return html('setup_page', wifi)
+        return html('page')
 
     @app.route('/remote')
     async def remote_page(req):
-        return Response(pages().page(), headers=html)
+        return html('page')
 
     @app.route('/api/view')
     async def view(req):
@@ -621,7 +634,7 @@ def make_app(remote):
                            form.get('hostname') or None)
         except ValueError as e:
             return refuse(400, str(e))
-        return Response(pages().joining_page(wifi), headers=html)
+        return html('joining_page', wifi)
 
     @app.errorhandler(404)
     async def not_found(req):
