@@ -319,22 +319,33 @@ class Client:
 def picture():
     return [c.digits() for c in chips if c.kind == 'segments']
 """
-W32_READ = "gc.collect()\n_m[%r] = gc.mem_alloc()\n"
+def read(key, times=3):
+    """Steps that read the live heap `times` times, 100 ms apart, and keep the least: the
+    scoring task and the streams run between steps, and a reading taken while one of them
+    holds a temporary is that much high."""
+    steps = []
+    for i in range(times):
+        if i:
+            steps.append("await asyncio.sleep_ms(100)\n")
+        steps.append("gc.collect()\n_r%d = gc.mem_alloc()\n" % i)
+    steps.append("_m[%r] = min(%s)\n" % (key, ', '.join('_r%d' % i for i in range(times))))
+    return steps
+
 W32_STEPS = [
-    W32_START, W32_READ % 'start',
-    'import pico_w_tm1637 as board\n', W32_READ % 'board',
-    'chips = virtual_board.VirtualBoard(board).chips()\n', W32_READ % 'chips',
+    W32_START, *read('start'),
+    'import pico_w_tm1637 as board\n', *read('board'),
+    'chips = virtual_board.VirtualBoard(board).chips()\n', *read('chips'),
 ]
 W32_PLAIN = [
     """import scoreboard
 scoreboard.prepare_heap()
 import scoreboard.app, scoreboard.store, scoreboard.ui.controller
-""", W32_READ % 'code_app', """from scoreboard.app import App
+""", *read('code_app'), """from scoreboard.app import App
 from scoreboard.store import Store
 app = App(board, Store('/flash'), time.ticks_ms())
 for i in range(400):
     app.step(time.ticks_ms())
-""", W32_READ % 'plain',
+""", *read('plain'),
     "print('W32 plain', _m['plain'] - _m['chips'] + _m['board'] - _m['start'], "
     "_m['code_app'] - _m['chips'] + _m['board'] - _m['start'])\n",
 ]
@@ -342,18 +353,18 @@ W32_NET = [
     """import scoreboard
 scoreboard.prepare_heap()
 import scoreboard.app, scoreboard.store, scoreboard.ui.controller
-""", W32_READ % 'code_app', """import microdot
-""", W32_READ % 'code_microdot', """from scoreboard.net.run import Runner
+""", *read('code_app'), """import microdot
+""", *read('code_microdot'), """from scoreboard.net.run import Runner
 from scoreboard.store import Store
 import scoreboard.net.wifi
-""", W32_READ % 'code', """r = Runner(board, Store('/flash'), '/flash', network=network, port=80,
+""", *read('code'), """r = Runner(board, Store('/flash'), '/flash', network=network, port=80,
            log=lambda t: None)
-""", W32_READ % 'built', """r.start()
+""", *read('built'), """r.start()
 for _ in range(300):
     await asyncio.sleep_ms(10)
     if r.wifi.state == 'up' and loopback.server is not None and picture()[0] != [255] * 4:
         break
-""", W32_READ % 'idle',
+""", *read('idle'),
     """code, _ = await request('POST', '/api/pair', {})
 code, body = await request('POST', '/api/pair', {'pin': r.pairing.pin})
 token = json.loads(body)['token']
@@ -361,7 +372,7 @@ clients = [Client() for _ in range(4)]
 for c in clients:
     await c.open()
 await asyncio.sleep_ms(200)
-""", W32_READ % 'streams',
+""", *read('streams'),
     # seed 000's first frames from the phone, seen on the chips and by every stream
     """before = picture()
 for red, blue in ((3, 0), (0, 2), (4, 0), (0, 1)):
@@ -373,12 +384,12 @@ assert picture() != before
 assert all(c.events >= 5 for c in clients), [c.events for c in clients]
 view = json.loads((await request('GET', '/api/view'))[1])
 assert (view["red"], view["blue"]) == (7, 3), view
-""", W32_READ % 'played',
+""", *read('played'),
     """from scoreboard.net import web
 pg = web.pages()
 text = pg.page()
 first = next(text)
-""", W32_READ % 'page',
+""", *read('page'),
     """text.close()
 del pg, text, first
 code, body = await request('GET', '/')
@@ -386,11 +397,14 @@ assert code == 200 and len(body) > 5000
 print('W32 page_len', len(body))
 del body
 await asyncio.sleep_ms(300)
-""", W32_READ % 'after_page',
+""", *read('after_page'),
+    # a board with `mqtt` settings also loads the venue link (its objects not counted here)
+    "import scoreboard.net.venue, scoreboard.net.mqtt, scoreboard.net.outbox\n", *read('venue'),
     """def f(k):
     return _m[k] - _m['chips'] + _m['board'] - _m['start']
 print('W32 net', f('idle'), f('streams'), f('played'), _m['page'] - _m['played'],
       f('after_page'))
+print('W32 venue', _m['venue'] - _m['after_page'])
 print('W32 parts', f('code_app'), _m['code_microdot'] - _m['code_app'],
       _m['code'] - _m['code_microdot'], _m['built'] - _m['code'], _m['idle'] - _m['built'])
 print('W32 ok')
@@ -534,6 +548,8 @@ def main():
           'frozen with manifest.py, the code stays in flash)' % (
               ASYNCIO_BOUND / k, (PICO_W_FREE - steady) / k,
               (PICO_W_FREE - steady - page) / k))
+    print('  a board with `mqtt` settings (the venue) also loads the venue link\'s code: %.1f KB '
+          'more' % (w['venue'][0] / k))
     return 0
 
 

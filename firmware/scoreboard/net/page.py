@@ -11,7 +11,7 @@
 import json
 import os
 
-from ..core import KINDS, traits
+from ..core import KINDS, drop, traits
 
 NAME = 'page.html'
 CHUNK = 512
@@ -81,9 +81,14 @@ def games():
     """Each game's options as the page needs them: [name, default, choices or [lo, hi] or
     None], and how a frame is entered. The core's traits say it where it declares them
     (OPTIONS: name, default, a tuple of choices or a [lo, hi] list; ENTRY)."""
+    import sys
     out = {}
     for kind in KINDS:
+        name = 'scoreboard.core.' + kind
+        loaded = name in sys.modules
         t = traits(kind)
+        if not loaded:       # read for the table only: let its code go again (about 1 KB each)
+            drop(name)
         opts = []
         for name, default, allowed in t.OPTIONS:
             if isinstance(allowed, tuple) and (False not in allowed or True not in allowed):
