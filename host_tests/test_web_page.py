@@ -279,3 +279,22 @@ def test_without_the_page_file_a_500_says_why_and_the_board_plays_on():
         nh.run(check, tag='nopage')
     finally:
         web.PAGE_FILE = None
+
+
+def test_the_game_table_lets_the_game_modules_it_read_go_again():
+    # Building the table reads every game's traits; the modules that were not loaded before
+    # (a board loads the one in play) are dropped again, so serving the page keeps no code.
+    from scoreboard import core
+    from scoreboard.core import KINDS
+    core.game_class('knockoff')                 # the game in play
+    for kind in KINDS:
+        if kind != 'knockoff':
+            core.drop('scoreboard.core.' + kind)
+    table = P.games()
+    assert sorted(table) == sorted(KINDS)
+    assert 'scoreboard.core.knockoff' in sys.modules
+    for kind in KINDS:
+        if kind != 'knockoff':
+            assert 'scoreboard.core.' + kind not in sys.modules, kind
+            assert not hasattr(core, kind), kind
+    assert core.traits('horsecollar').COLLARS    # and they load again when wanted
