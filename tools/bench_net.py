@@ -94,7 +94,31 @@ gc.collect()
 print('HEAP plain', gc.mem_alloc() - base)
 '''
 
-NETWORKED = PATHS + COMMON + '''
+# An event stream's client, in both runs below: it notes the time of every event it reads.
+CLIENT = r'''
+class Client:
+    def __init__(self):
+        self.times = []
+
+    async def open(self):
+        rd, wr = await asyncio.open_connection('127.0.0.1', PORT)
+        self.wr = wr
+        wr.write(b'GET /api/events HTTP/1.1\r\n\r\n')
+        await wr.drain()
+        while (await rd.readline()).strip():
+            pass
+        self.task = asyncio.create_task(self.read(rd))
+
+    async def read(self, rd):
+        while True:
+            line = await rd.readline()
+            if not line:
+                return
+            if line.startswith(b'data: '):
+                self.times.append(us())
+'''
+
+NETWORKED = PATHS + COMMON + CLIENT + '''
 import scoreboard
 scoreboard.prepare_heap()
 import wlan_tm1637 as board
@@ -128,25 +152,6 @@ async def request(method, path, body=None, token=None):
         got += c
     wr.close()
     return got.split(b'\\r\\n\\r\\n', 1)[1]
-
-class Client:
-    def __init__(self):
-        self.times = []
-    async def open(self):
-        rd, wr = await asyncio.open_connection('127.0.0.1', PORT)
-        self.wr = wr
-        wr.write(b'GET /api/events HTTP/1.1\\r\\n\\r\\n')
-        await wr.drain()
-        while (await rd.readline()).strip():
-            pass
-        self.task = asyncio.create_task(self.read(rd))
-    async def read(self, rd):
-        while True:
-            line = await rd.readline()
-            if not line:
-                return
-            if line.startswith(b'data: '):
-                self.times.append(us())
 
 def stats(xs):
     xs = sorted(xs)
@@ -281,6 +286,8 @@ if NET:
     with open('/flash/net.json', 'w') as f:
         f.write(json.dumps({'ssid': 'bench', 'password': 'password1'}))
 _m = {}
+PORT = 80
+us = time.ticks_us
 
 async def request(method, path, body=None, token=None):
     rd, wr = await asyncio.open_connection()
@@ -297,24 +304,6 @@ async def request(method, path, body=None, token=None):
         got += c
     head, _, body = got.partition(b'\r\n\r\n')
     return int(head.split(b' ')[1]), body
-
-class Client:
-    async def open(self):
-        rd, wr = await asyncio.open_connection()
-        self.wr = wr
-        self.events = 0
-        wr.write(b'GET /api/events HTTP/1.1\r\n\r\n')
-        while (await rd.readline()).strip():
-            pass
-        self.task = asyncio.create_task(self.read(rd))
-
-    async def read(self, rd):
-        while True:
-            line = await rd.readline()
-            if not line:
-                return
-            if line.startswith(b'data: '):
-                self.events += 1
 
 def picture():
     return [c.digits() for c in chips if c.kind == 'segments']
@@ -381,7 +370,7 @@ for red, blue in ((3, 0), (0, 2), (4, 0), (0, 1)):
     assert code == 200, body
 await asyncio.sleep_ms(100)
 assert picture() != before
-assert all(c.events >= 5 for c in clients), [c.events for c in clients]
+assert all(len(c.times) >= 5 for c in clients), [len(c.times) for c in clients]
 view = json.loads((await request('GET', '/api/view'))[1])
 assert (view["red"], view["blue"]) == (7, 3), view
 """, *read('played'),
@@ -442,7 +431,7 @@ def wasm32(paths):
     for tag, steps, net in (('plain', W32_PLAIN, False), ('net', W32_NET, True)):
         job = {'heap': 1 << 20, 'async': True,
                'copy': [[paths['fw'], '/fw'], [tools, '/tools']],
-               'steps': [W32_STEPS[0] % {'net': net}] + W32_STEPS[1:] + steps}
+               'steps': [W32_STEPS[0] % {'net': net} + CLIENT] + W32_STEPS[1:] + steps}
         path = os.path.join(prefix, 'net-%s.json' % tag)
         with open(path, 'w') as f:
             json.dump(job, f)
