@@ -89,15 +89,37 @@ def test_a_wiped_outbox_gets_a_new_tag():
     assert a != b   # random tags: a board whose flash was wiped does not reuse an id
 
 
+def refused(net):
+    try:
+        settings(net)
+    except ValueError as e:
+        return str(e)
+    return None
+
+
 def test_settings_are_checked():
     good = {'mqtt': {'host': '10.0.0.2', 'venue': 'kings-arms', 'table': '3'}}
     s = settings(good)
     assert s['port'] == 1883 and s['user'] is None and s['table'] == '3'
-    assert settings({}) is None
-    assert settings({'mqtt': {'host': 'h', 'venue': 'a/b', 'table': '1'}}) is None
-    assert settings({'mqtt': {'host': 'h', 'venue': 'v', 'table': '#'}}) is None
-    assert settings({'mqtt': {'host': 'h', 'table': '1', 'port': '1883'}}) is None
-    assert settings({'mqtt': {'host': '', 'table': '1'}}) is None
+    assert settings({}) is None and settings({'ssid': 'bar'}) is None
+    # venue and table default as `make deploy` writes them
+    s = settings({'mqtt': {'host': 'h'}})
+    assert (s['venue'], s['table'], s['port']) == ('bar', '1', 1883)
+    names = 'mqtt venue and table are 1..32 letters, digits, _ or -'
+    assert refused({'mqtt': {'host': 'h', 'venue': 'a/b', 'table': '1'}}) == names
+    assert refused({'mqtt': {'host': 'h', 'venue': 'v', 'table': '#'}}) == names
+    assert refused({'mqtt': {'host': 'h', 'table': ''}}) == names
+    assert refused({'mqtt': {'host': 'h', 'table': '1', 'port': '1883'}}) == \
+        'mqtt port is 1..65535'
+    assert refused({'mqtt': {'host': '', 'table': '1'}}) == 'mqtt needs a host'
+    assert refused({'mqtt': 'broker.local'}) == 'mqtt is an object'
+
+
+def test_unusable_mqtt_settings_are_said_and_the_board_plays_without_them():
+    from scoreboard.net.venue import from_net
+    said = []
+    assert from_net({'mqtt': {'port': 1883}}, fresh_dir(), 'ab12', log=said.append) is None
+    assert said == ['venue: net.json: mqtt needs a host; the board plays without the broker']
 
 
 def test_record_of_a_banked_game():

@@ -250,6 +250,28 @@ def test_refusals_change_nothing_and_say_why():
     nh.run(check, tag='refuse')
 
 
+def test_a_press_that_commits_a_refused_entry_answers_400_with_the_rule():
+    # RED, BLUE, OK from the phone: the board refuses the frame as its own OK would (the
+    # message, the pending points kept for a correction); the answer says why with 400.
+    async def check(h):
+        t = await h.pair()
+        await h.post('/api/press', {'button': 'OK', 'gesture': 'tap'}, t)
+        for b in ('RED', 'BLUE'):
+            r = await h.post('/api/press', {'button': b, 'gesture': 'tap'}, t)
+            assert r.status == 200, r
+        before = h.ctl.state()
+        r = await h.post('/api/press', {'button': 'OK', 'gesture': 'tap'}, t)
+        assert r.status == 400 and r.json()['error'] == 'only one side scores', r
+        assert h.ctl.state() == before
+        v = (await h.get('/api/view')).json()
+        assert v['pending'] == {R: 1, B: 1} and v['message'] == 'only one side scores', v
+        r = await h.post('/api/press', {'button': 'BLUE_MINUS', 'gesture': 'tap'}, t)
+        assert r.status == 200, r
+        r = await h.post('/api/press', {'button': 'OK', 'gesture': 'tap'}, t)
+        assert r.status == 200 and r.json()['red'] == 1, r       # corrected, then committed
+    nh.run(check, tag='refpress')
+
+
 def test_two_phones_and_the_buttons_stay_consistent():
     async def check(h):
         a = await h.pair()

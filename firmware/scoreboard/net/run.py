@@ -63,7 +63,7 @@ class Runner:
         settings = load_settings(root)
         if settings is not None and settings.get('mqtt'):
             from .venue import from_net
-            self.venue = from_net(settings, root)
+            self.venue = from_net(settings, root, log=self.log)
             if self.venue is not None:
                 self.services.append(self._venue)
         self.stopping = False

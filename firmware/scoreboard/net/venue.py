@@ -40,19 +40,24 @@ def _name_ok(s):
 
 def settings(net):
     """The `mqtt` part of net.json, checked: a dict with host, port, user, password, venue,
-    table, or None when absent or unusable (the board then plays as one without a broker).
-    Venue and table are topic levels, so only letters, digits, '_' and '-' are taken."""
+    table, or None when absent. Venue and table are topic levels, so only letters, digits, '_'
+    and '-' are taken; without them they are 'bar' and '1', as `make deploy` writes them.
+    ValueError, with what is wrong, for settings that cannot be used."""
     m = net.get('mqtt') if isinstance(net, dict) else None
-    if not isinstance(m, dict):
+    if m is None:
         return None
+    if not isinstance(m, dict):
+        raise ValueError('mqtt is an object')
     host = m.get('host')
     port = m.get('port', 1883)
-    if not isinstance(host, str) or not host or not isinstance(port, int) or not 0 < port < 65536:
-        return None
+    if not isinstance(host, str) or not host:
+        raise ValueError('mqtt needs a host')
+    if not isinstance(port, int) or not 0 < port < 65536:
+        raise ValueError('mqtt port is 1..65535')
     venue = m.get('venue', 'bar')
-    table = m.get('table')
+    table = m.get('table', '1')
     if not _name_ok(venue) or not _name_ok(table):
-        return None
+        raise ValueError('mqtt venue and table are 1..32 letters, digits, _ or -')
     user = m.get('user')
     password = m.get('password')
     return {'host': host, 'port': port, 'venue': venue, 'table': table,
@@ -219,10 +224,16 @@ def board_id():
     return ''.join('%02x' % b for b in uid)
 
 
-def from_net(net, root='', uid=None):
-    """The Venue for net.json's `mqtt` settings, or None without them. The runner then calls
+def from_net(net, root='', uid=None, log=None):
+    """The Venue for net.json's `mqtt` settings, or None without them (or with unusable
+    ones, said through `log`). The runner then calls
     `hook(ctl)` for its controller and runs `run()` as a task of its own."""
-    conf = settings(net)
+    try:
+        conf = settings(net)
+    except ValueError as e:
+        if log is not None:
+            log('venue: net.json: %s; the board plays without the broker' % (e,))
+        return None
     if conf is None:
         return None
     from scoreboard.net.outbox import Outbox

@@ -20,7 +20,8 @@ def press(c, button, gesture, now):
     """Exactly what that gesture on the board's buttons does: button 'RED', 'BLUE', 'OK',
     'RED_MINUS' or 'BLUE_MINUS', gesture 'tap', 'long' or 'hold' (RED, BLUE and the minus
     keys repeat when held, so they take only 'tap'); the chord is (('RED', 'BLUE'),
-    'chord'). ValueError for anything else."""
+    'chord'). ValueError for anything else; RuleError (nothing changed but the message) when
+    the press commits an entry the rules refuse."""
     if gesture == 'chord':
         if (type(button) not in (tuple, list) or len(button) != 2
                 or [index(b) for b in button if type(b) is str] not in (
@@ -39,6 +40,7 @@ def press(c, button, gesture, now):
             raise ValueError('%s repeats when held: tap it' % KEY_NAMES[key])
         keys = (key,)
     woke = False
+    c.refused = None
     for k in keys:
         woke = c.event(PRESS, k, now) or woke
     if woke:
@@ -46,6 +48,9 @@ def press(c, button, gesture, now):
     if kind == LONG or kind == HOLD:
         c.event(HELD, keys[0], now)
     c.event(kind, keys[0], now)
+    if c.refused is not None:   # the rules refused the entry: the board says why, as a
+        why, c.refused = c.refused, None   # press there would, and so does the answer
+        raise RuleError(why)
 
 
 def act(c, action, now):

@@ -51,6 +51,7 @@ class Controller:
         self._saving = None         # the dict the saves fill (states.dump)
         self.on_bank = None         # called as on_bank(game, names) after a bank is saved
         self.on_unpair = None       # the menu's `unpair`: set by the network runner (Wi-Fi)
+        self.refused = None         # the rules' reason when the last commit was refused
         self._sticky = sticky       # the message stays until a press (the safe screen)
         self.version = 0
         self._view = None
@@ -332,7 +333,8 @@ class Controller:
             else:
                 self._enter(self.pending, now)
         except RuleError as e:
-            self._say(str(e), now)      # the pending points stay for a correction
+            self.refused = str(e)
+            self._say(self.refused, now)    # the pending points stay for a correction
             if self.cues is not None:
                 self.cues.refuse(now)
             return
