@@ -267,3 +267,24 @@ def test_a_flood_of_made_up_tables_is_bounded(tmp_path, monkeypatch):
     assert len(svc.table_list()) == 5 and svc.stats['rejected'] == 3
     svc.handle('shuffleboard/bar/fake0/state', b'{"screen": "play"}')   # a known table: taken
     assert svc.stats['states'] == 1 and svc.stats['rejected'] == 3
+
+
+def test_a_state_keeps_collars_beds_and_the_cursor_checked():
+    # The TV's JSON of a horse-collar or shove ha'penny table carries what that game counts
+    # beside the totals; a hostile shape of either is refused, not stored.
+    from venue import records
+    base = {'screen': 'play', 'game': 'shovehapenny', 'red': 1, 'blue': 0,
+            'names': {'red': None, 'blue': None}}
+    d = dict(base, beds={'red': [1, 0, 2, 0, 0], 'blue': [0, 0, 0, 3, 0]}, cursor=3)
+    s = records.state(json.dumps(d).encode())
+    assert s['beds'] == d['beds'] and s['cursor'] == 3
+    assert records.state(json.dumps(dict(d, cursor='end')).encode())['cursor'] == 'end'
+    s = records.state(json.dumps(dict(base, game='horsecollar',
+                                      collars={'red': 2, 'blue': 0})).encode())
+    assert s['collars'] == {'red': 2, 'blue': 0} and 'beds' not in s
+    for bad in ({'beds': {'red': 'x', 'blue': []}}, {'beds': {'red': [1] * 50, 'blue': []}},
+                {'beds': {'red': [-1], 'blue': [0]}}, {'beds': [1, 2]},
+                {'beds': {'red': [1], 'blue': [0]}, 'cursor': 'x'},
+                {'collars': {'red': 'many'}}, {'collars': 3}):
+        with pytest.raises(records.Reject):
+            records.state(json.dumps(dict(base, **bad)).encode())

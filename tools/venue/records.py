@@ -8,6 +8,7 @@ SIDES = ('red', 'blue')
 MAX_GAME = 64 * 1024    # a 100-frame game is about 2 KB as JSON
 MAX_STATE = 8 * 1024
 MAX_NAME = 40
+MAX_BEDS = 12
 MAX_POINTS = 100000
 _LEVEL = set('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-')
 
@@ -123,4 +124,25 @@ def state(payload):
         if not isinstance(v, dict):
             raise Reject('%s: expected an object' % key)
         out[key] = {side: _int(v.get(side, 0), '%s.%s' % (key, side)) for side in SIDES}
+    # horse collar's collars and shove ha'penny's beds, where the game has them
+    v = d.get('collars')
+    if v is not None:
+        if not isinstance(v, dict):
+            raise Reject('collars: expected an object')
+        out['collars'] = {side: _int(v.get(side, 0), 'collars.' + side) for side in SIDES}
+    v = d.get('beds')
+    if v is not None:
+        if not isinstance(v, dict):
+            raise Reject('beds: expected an object')
+        beds = {}
+        for side in SIDES:
+            b = v.get(side)
+            if not isinstance(b, list) or len(b) > MAX_BEDS:
+                raise Reject('beds.%s: expected a list of at most %d beds' % (side, MAX_BEDS))
+            beds[side] = [_int(x, 'beds.' + side, 0, 99) for x in b]
+        out['beds'] = beds
+        c = d.get('cursor')
+        if c is not None and c != 'end':
+            c = _int(c, 'cursor', 1, MAX_BEDS)
+        out['cursor'] = c
     return out
