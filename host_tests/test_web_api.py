@@ -136,9 +136,17 @@ def test_pairing_over_http_wrong_pins_lock_and_four_phones():
         assert (await h.post('/api/press', body, tokens[0])).status == 403   # the oldest went
         for t in tokens[1:]:
             assert (await h.post('/api/press', body, t)).status == 200
-        for bad in ({'pin': 1234}, {'pin': '12'}, {'token': 'x'}):
+        assert (await h.post('/api/pair', {})).status == 202
+        for bad in ({'pin': 1234}, {'pin': '12'}, {'pin': 'abcd'}, {'pin': None},
+                    {'pin': h.ctl.view['pin'], 'x': 1}, {'token': 'x'}):
             r = await h.post('/api/pair', bad)
-            assert r.status in (400, 403), (bad, r)
+            assert r.status == 400 and r.json()['error'], (bad, r)   # malformed, not a guess
+        assert h.runner.pairing.wrong == 0
+        pin = h.ctl.view['pin']
+        r = await h.call('POST', '/api/press', body,
+                         headers={'Authorization': 'bearer ' + tokens[-1]})   # any case
+        assert r.status == 200, r
+        assert (await h.post('/api/pair', {'pin': pin})).status == 200
         h.ctl.on_unpair()                  # what the menu's unpair calls
         for t in tokens:
             assert (await h.post('/api/press', body, t)).status == 403

@@ -83,10 +83,14 @@ def page():
         ctx = browser.new_context(viewport={'width': 390, 'height': 844}, is_mobile=True)
         pg = ctx.new_page()
         external = []
+        failed = []
         pg.on('request', lambda r: external.append(r.url)
               if not r.url.startswith('http://127.0.0.1') else None)
+        pg.on('response', lambda r: failed.append((r.status, r.url))
+              if r.status >= 400 and '/api/' not in r.url else None)
         yield pg
         assert external == [], external     # nothing from the internet
+        assert failed == [], failed         # and nothing the page asks for is missing
         browser.close()
 
 

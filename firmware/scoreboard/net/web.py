@@ -356,7 +356,7 @@ async def drain(reader, limit=4096, ms=200):
 def bearer(req):
     """The token of `Authorization: Bearer TOKEN`, or None."""
     h = req.headers.get('Authorization')
-    if not h or not h.startswith('Bearer '):
+    if not h or h[:7].lower() != 'bearer ':      # the scheme's case does not matter (RFC 7235)
         return None
     return h[7:].strip()
 
@@ -572,7 +572,10 @@ def make_app(remote):
                     return refuse(400, 'pair takes {} or {"pin": "NNNN"}')
                 p.request(now)
                 return reply(202, {'pin': 'shown on the board'})
-            token = p.confirm(d['pin'], now)
+            pin = d['pin']
+            if len(d) != 1 or not isinstance(pin, str) or len(pin) != 4 or not pin.isdigit():
+                return refuse(400, 'pair takes {"pin": "NNNN"}, the 4 digits as a string')
+            token = p.confirm(pin, now)
         except Locked:
             return refuse(429, 'too many wrong PINs: wait a minute')
         except WrongPin:
