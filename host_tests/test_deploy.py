@@ -106,6 +106,10 @@ def expected_package(src, top='scoreboard'):
     return out
 
 
+# mpremote talks to the pty board's REPL: the unix port's rare Ctrl-C deadlock (see
+# test_vboard.py) can cost an exchange on a loaded machine, so the test runs again, twice at
+# most; a real fault fails all three times.
+@pytest.mark.flaky(reruns=2)
 def test_deploy_to_virtual_board(tree, tmp_path):
     flash = tmp_path / 'flash'
     (flash / 'scoreboard' / 'gone').mkdir(parents=True)
