@@ -33,9 +33,10 @@
 #   menu      a short label and the value: 'tg21' (4), 'tgt 21' (6), 'gAmE  ko' (8); Sides:
 #             label on the red module, value on the blue one.
 #   message   the text, scrolled one character a phase when longer than the display.
-#   shove ha'penny: the cursor bed and each side's marks in it: Single '_2 b4 1' (red 2 marks
-#             in bed 4, blue 1), Sides 'b4 2' / 'b4 1', the turn side's 'b' blinking; 'End'
-#             when the cursor is on END.
+#   shove ha'penny: for 2 s after a change (a move, a mark, a turn), the cursor bed and each
+#             side's marks in it: Single '_2 b4 1' (red 2 marks in bed 4, blue 1), Sides
+#             'b4 2' / 'b4 1', the turn side's 'b' blinking; 'End' when the cursor is on END.
+#             Then the totals, as in play, the turn side's marker blinking.
 #   sleep     dark.   lamp(): every segment lit (the power-up test).
 # Nothing here allocates in show(): numbers are drawn digit by digit, text char by char through
 # the font table, and the view's numbers stay plain ints.
@@ -403,7 +404,7 @@ class SidesLayout(_Layout):
             if blink_on or win != 'blue':
                 score(buf, rw + c, bw - c, blue, 0, True)
             return
-        if vocab.shove(view):
+        if vocab.cursor_shown(view, phase):
             self._shove(view, blink_on)
             return
         pr = side_num(view, 'pending', 'red')

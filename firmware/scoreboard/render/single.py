@@ -72,7 +72,7 @@ class SingleLayout(_Layout):
         else:
             pr = side_num(view, 'pending', 'red')
             pb = side_num(view, 'pending', 'blue')
-            if vocab.shove(view):
+            if vocab.cursor_shown(view, phase):
                 self._shove(view, blink_on)
                 return
         # Marker cells at both outer edges; a side's score keeps clear of its cell unless it

@@ -218,6 +218,13 @@ def page(phase, n):
     return (phase >> _PAGE_SHIFT) % n
 
 
+def cursor_shown(view, phase):
+    """Shove ha'penny on digits: the cursor bed and the sides' marks in it for the first page
+    (2 s) after the view changed (a cursor move, a mark, a turn ended), then each side's total,
+    so no number but its total stays in a side's place (DESIGN section 4)."""
+    return view.get('beds') is not None and phase >> _PAGE_SHIFT == 0
+
+
 def winner_word(view):
     w = view.get('winner')
     if w == 'red':
