@@ -242,7 +242,7 @@ def wasm32_breakdown(build, tools, modules=False):
             json.dump(job, f)
         r = subprocess.run([node, os.path.join(WASM_PKG, 'run_steps.mjs'),
                             os.path.join(prefix, 'node_modules'), path],
-                           capture_output=True, text=True, timeout=300)
+                           capture_output=True, text=True, timeout=900)
         sys.stdout.write(r.stdout if r.returncode == 0 else
                          'app: 32-bit run failed on %s: %s\n' % (board, r.stderr[-1000:]))
     wasm32_romfs(build, tools, node, prefix)
@@ -331,7 +331,7 @@ def wasm32_romfs(build, tools, node, prefix):
         json.dump(job, f)
     r = subprocess.run([node, os.path.join(WASM_PKG, 'run_steps.mjs'),
                         os.path.join(prefix, 'node_modules'), path],
-                       capture_output=True, text=True, timeout=300)
+                       capture_output=True, text=True, timeout=900)
     sys.stdout.write(r.stdout if r.returncode == 0 else
                      'app (32-bit): ROMFS run failed: %s\n' % r.stderr[-1000:])
 

@@ -438,7 +438,7 @@ def wasm32(paths):
         steps_js = os.path.join(ROOT, 'tools', 'wasm32', 'run_steps.mjs')
         r = subprocess.run([node, '--expose-gc', steps_js, os.path.join(prefix, 'node_modules'),
                             path],
-                           capture_output=True, text=True, timeout=300)
+                           capture_output=True, text=True, timeout=900)
         if r.returncode:
             return '%s run failed: %s' % (tag, (r.stdout + r.stderr)[-1500:])
         for line in r.stdout.splitlines():
