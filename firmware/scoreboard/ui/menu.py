@@ -4,7 +4,7 @@
 # knows only the menu's own items. Values are spelled as the core spells its options. Items that
 # do not apply to the chosen game are left out (horse collar has no blank rule, shove ha'penny no
 # target), so the list is rebuilt whenever the game item changes.
-from ..core import KINDS, traits
+from ..core import KINDS, drop, traits
 from .gestures import LONG, REPEAT, TAP
 from .keys import BLUE as K_BLUE
 from .keys import OK
@@ -263,3 +263,17 @@ def _leave(c, now):
             c._set_aside(g)
         c._to_setup()
     c._persist(now)
+    _let_go(c)
+
+
+def _let_go(c):
+    # Stepping through the games loaded each one's module (its traits); keep only the modules
+    # of the chosen game, the game in play and the one set aside, so a visit to the menu does
+    # not leave every game's code in the heap. A dropped module loads again when asked for.
+    keep = [c.kind]
+    for g in (c.game, c.aside['game'] if c.aside else None):
+        if g is not None:
+            keep.append(g.KIND)
+    for kind in KINDS:
+        if kind not in keep:
+            drop('scoreboard.core.' + kind)
