@@ -280,8 +280,11 @@ def parse(data):
 
 def run(check, **kw):
     """Boot a board with its network part, run `await check(h)`, stop everything."""
-    h = Harness(**kw)
+    return run_on(Harness(**kw), check)
 
+
+def run_on(h, check):
+    """The same with a Harness a test has prepared (a service added, the air set)."""
     async def main():
         h.runner.start()
         try:

@@ -114,13 +114,4 @@ def test_more_services_start_with_the_runner_and_start_again_when_they_fail():
 
     h = nh.Harness(tag='services')
     h.runner.services.append(service)
-
-    async def main():
-        h.runner.start()
-        try:
-            await h.wait_up()
-            await check(h)
-        finally:
-            h.runner.stop()
-            await nh.sleep_ms(20)
-    nh.asyncio.run(main())
+    nh.run_on(h, check)

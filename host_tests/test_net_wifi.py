@@ -111,16 +111,7 @@ def test_a_wrong_password_keeps_trying_never_up_never_logged():
         network.reset()
         h = nh.Harness(tag='wrong', wifi=True, settings=settings)
         network.air({'bar': 'the-right-one'})
-
-        async def main():
-            h.runner.start()
-            try:
-                await h.wait_up()
-                await check(h)
-            finally:
-                h.runner.stop()
-                await nh.sleep_ms(20)
-        nh.asyncio.run(main())
+        nh.run_on(h, check)
 
 
 def test_settings_are_checked_and_saved_whole():
