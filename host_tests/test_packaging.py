@@ -124,3 +124,96 @@ def test_package_json_is_generated_text():
     with open(os.path.join(ROOT, 'package.json')) as f:
         assert f.read() == deploy.package_json(), (
             'package.json is out of date: run `python tools/deploy.py package-json`')
+
+
+# -- the board's manifest -------------------------------------------------------------------------
+# makemanifest's include() as MicroPython's tools/manifestfile.py does it: $(VAR) substituted,
+# the file opened and executed with the same commands, and any error in it raised again as
+# "Error in manifest file: <path>: <error>". Our manifest is itself run through it, as a build
+# runs FROZEN_MANIFEST.
+
+class ManifestError(Exception):
+    pass
+
+
+def build_manifest(tmp_path, board_manifest):
+    """Run manifest.py as a build for a board whose folder holds board_manifest (None: the
+    board has no manifest.py, as RPI_PICO and ESP32_GENERIC have none). Returns what was
+    frozen, required and included."""
+    port = tmp_path / 'port'
+    board = port / 'boards' / 'THE_BOARD'
+    board.mkdir(parents=True)
+    (port / 'boards' / 'manifest.py').write_text('require("port-stuff")\n')
+    if board_manifest is not None:
+        (board / 'manifest.py').write_text(board_manifest)
+    vars_ = {'PORT_DIR': str(port), 'BOARD_DIR': str(board), 'MPY_DIR': str(tmp_path)}
+    out = {'metadata': [], 'package': [], 'module': [], 'require': [], 'included': []}
+
+    def resolve(path):
+        for k, v in vars_.items():
+            path = path.replace('$(%s)' % k, v)
+        return os.path.abspath(path)
+
+    def include(path, **kw):
+        path = resolve(path)
+        out['included'].append(path)
+        try:
+            with open(path) as f:
+                exec(f.read(), env())
+        except Exception as e:
+            raise ManifestError('Error in manifest file: {}: {}'.format(path, e))
+
+    def rec(kind):
+        return lambda *a, **kw: out[kind].append((a, kw))
+
+    def env():
+        return {'include': include, 'metadata': rec('metadata'), 'package': rec('package'),
+                'module': rec('module'), 'require': rec('require')}
+
+    include(os.path.join(ROOT, 'manifest.py'))
+    return out, str(port), str(board)
+
+
+def test_manifest_includes_the_boards_manifest_so_a_pico_w_keeps_mip_requests_aioble(tmp_path):
+    # RPI_PICO_W's own manifest (as in MicroPython's ports/rp2/boards/RPI_PICO_W/manifest.py):
+    # the port's, then the networking bundle and aioble.
+    pico_w = ('include("$(PORT_DIR)/boards/manifest.py")\n'
+              'require("bundle-networking")\nrequire("aioble")\n'
+              'require("mip")\nrequire("requests")\n')
+    out, port, board = build_manifest(tmp_path, pico_w)
+    assert out['included'][1] == os.path.join(board, 'manifest.py')
+    assert os.path.join(port, 'boards', 'manifest.py') in out['included']
+    required = [a[0] for a, _ in out['require']]
+    for name in ('mip', 'requests', 'aioble', 'bundle-networking', 'port-stuff'):
+        assert name in required, name
+    (args, kw), = out['metadata']
+    assert kw['license'] == 'MIT'
+    assert {a[0] for a, _ in out['package']} == {'scoreboard', 'microdot'}
+
+
+def test_a_board_without_its_own_manifest_gets_the_ports(tmp_path):
+    out, port, board = build_manifest(tmp_path, None)
+    assert out['included'][-1] == os.path.join(port, 'boards', 'manifest.py')
+    assert [a[0] for a, _ in out['require']] == ['port-stuff']
+    assert {a[0] for a, _ in out['package']} == {'scoreboard', 'microdot'}
+
+
+def test_an_error_inside_the_boards_manifest_stops_the_build(tmp_path):
+    # Only the board's manifest.py being absent falls back to the port's; a board manifest that
+    # is there and fails (here: it includes a file that is missing) is not papered over.
+    import pytest
+    with pytest.raises(ManifestError) as e:
+        build_manifest(tmp_path, 'include("$(BOARD_DIR)/missing/manifest.py")\n')
+    assert 'missing' in str(e.value)
+    with pytest.raises(ManifestError):
+        build_manifest(tmp_path / 'b', 'raise ValueError("bad board")\n')
+
+
+def test_licence_is_mit_in_the_licence_file_and_the_manifest():
+    with open(os.path.join(ROOT, 'LICENSE')) as f:
+        text = f.read()
+    assert text.startswith('MIT License\n')
+    assert 'Copyright (c) 2026 the shuffleboard scoreboard contributors' in text
+    assert 'THE SOFTWARE IS PROVIDED "AS IS"' in text
+    (args, kw), = run_manifest()['metadata']
+    assert kw['license'] == 'MIT'
