@@ -133,6 +133,9 @@ def test_every_build_page_pin_table_is_current_and_the_only_copy_of_the_pins():
             '%s.md: the pin table is out of date: run `make pictures`' % name)
         prose = re.sub(re.escape(wiring.BEGIN) + '.*?' + re.escape(wiring.END), '', text,
                        flags=re.S)
+        # the level shifter's table is generated from the same board as the pin table
+        prose = re.sub(re.escape(wiring.SH_BEGIN) + '.*?' + re.escape(wiring.SH_END), '',
+                       prose, flags=re.S)
         found = re.findall(r'\b(?:GP|GPIO)\d+\b', prose)
         assert not found, '%s.md names pins outside its generated table: %s' % (name, found)
 
@@ -150,3 +153,104 @@ def test_make_pictures_draws_every_board(tmp_path):
         assert pixels(str(tmp_path / (name + '-wiring.png'))) == pixels(
             wiring.picture_path(PICTURES, name)), name
         assert page(name) == before[name], name
+
+
+# -- the circuit: every part of the parts list in the picture, every wire drawn ------------------
+
+def bom_rows(name):
+    bom = page(name).split('## Bill of materials', 1)[1].split('\n## ', 1)[0]
+    rows = [r for r in bom.splitlines() if r.startswith('| ') and '**total**' not in r]
+    return [r.split('|')[2].strip() + ' ' + r.split('|')[3].strip() for r in rows[1:]]
+
+
+# What the picture draws (wiring.circuit()['drawn'], and each part's own title) and the words
+# that name it in a parts list.
+BOM_WORDS = {
+    '74AHCT125': '74AHCT125', '100 nF capacitor': '100 nF', '330 ohm resistor': '330 Ω',
+    '1000 uF capacitor': '1000 µF', '100 uF capacitor': '100 µF', '470 uF capacitor': '470 µF',
+    '4.7 uF capacitor': '4.7 µF', '100 ohm resistor': '100 Ω', '1 kohm resistor': '1 kΩ',
+    '10 kohm resistor': '10 kΩ', '200 ohm resistor': '200 Ω',
+    '1N5819 Schottky diode': '1N5819', '1N4148 diode': '1N4148',
+    'S8050 NPN transistor': 'S8050', 'passive piezo buzzer': 'piezo', 'VS1838B': 'VS1838B',
+    'RXB6': 'RXB6', 'GL5528 LDR': 'GL5528', 'fuse': 'fuse', '5 V supply': '5 V power supply',
+    '12 V supply': '12 V power supply', 'buck converter, set to 5.0 V': 'buck converter',
+    'AMS1117-3.3 module (far end)': 'AMS1117', 'Cat5 cable': 'Cat5', 'RJ45 breakout': 'RJ45',
+    'USB charger': 'USB charger', 'arcade push button': 'arcade push button',
+    'spade crimp terminal': 'spade crimp', 'TPIC6B595': 'TPIC6B595',
+    'common-anode 7-segment digit': 'common-anode',
+}
+TITLE_WORDS = {'TM1637': 'TM1637', 'MAX7219': 'MAX7219', 'WS2812B': 'WS2812B'}
+# Parts-list rows that are not circuit parts: the box, the panel, loose wire and boards.
+NOT_DRAWN = ('enclosure', 'front panel', 'wire', 'jumper wire', 'stripboard', 'small breadboard')
+
+
+def test_every_part_in_the_picture_is_in_the_parts_list_and_back():
+    for name in wiring.boards():
+        w = wiring.read_board(name)
+        c = wiring.circuit(w)
+        rows = bom_rows(name)
+        words = []
+        for key in c['drawn']:
+            assert key in BOM_WORDS, (name, key, 'a drawn part with no name in a parts list')
+            words.append(BOM_WORDS[key])
+        for p in w['parts']:
+            words += [v for k, v in TITLE_WORDS.items() if k in p['title']]
+        words.append('ESP32 DevKitC' if w['board'].MCU == 'esp32' else 'Raspberry Pi Pico')
+        for word in words:
+            assert any(word in r for r in rows), (name, word, 'drawn, not in the parts list')
+        for r in rows:
+            if any(r.lower().startswith(n) or r.lower().startswith('*optional:* ' + n)
+                   for n in NOT_DRAWN):
+                continue
+            assert any(word in r for word in words), (name, r, 'in the parts list, not drawn')
+
+
+def test_the_level_shifter_is_drawn_with_every_pin():
+    for name in wiring.boards():
+        w = wiring.read_board(name)
+        c = wiring.circuit(w)
+        via = [p for p in w['parts'] if 'via 74AHCT125' in ' '.join(n for _, _, n in p['pins'])]
+        if not via:
+            assert c['shifter'] is None, name
+            continue
+        sh = c['shifter']
+        carried = [(pid, label) for _, pid, _, label in sh['gates']]
+        wanted = [(pid, label) for p in via for label, pid, note in p['pins']
+                  if 'via 74AHCT125' in note]
+        assert carried == wanted, name                     # a gate for every shifted pin
+        used = [g for g, _, _, _ in sh['gates']]
+        assert used == list(range(1, len(used) + 1)) and sorted(used + sh['unused']) == [
+            1, 2, 3, 4], name
+        table = wiring.shifter_table(w)
+        for g, pid, _, _ in sh['gates']:
+            a, y, oe = wiring.GATES[g]
+            assert '| %d | pin %d | pin %d | pin %d to GND | %s |' % (
+                g, a, y, oe, wiring.pin_label(w['board'], pid)) in table, (name, g)
+        for g in sh['unused']:
+            a, y, oe = wiring.GATES[g]
+            assert '| %d (unused) | pin %d to GND | pin %d open | pin %d to GND |' % (
+                g, a, y, oe) in table, (name, g)
+        assert 'pin 14 VCC to 5 V | pin 7 GND to GND | 100 nF across pins 14 and 7' in table
+        assert table in page(name), name                   # and the page carries it
+
+
+def test_every_part_is_powered_by_drawn_wires_and_the_buzzer_has_its_driver():
+    for name in wiring.boards():
+        w = wiring.read_board(name)
+        c = wiring.circuit(w)
+        for r in c['parts']:
+            rails = [rail for _, rail, _ in r['power']]
+            assert 'GND' in rails and len(rails) >= 2, (name, r['part']['title'])
+            for rail in rails:
+                assert rail in c['rails'], (name, rail)
+        fed = {rail for _, rail, _ in c['supply']['mcu']} | {
+            s[2] for s in c['supply']['sources']}
+        assert set(c['rails']) <= fed, (name, c['rails'], fed)   # every rail has a source
+        buzz = [r for r in c['parts'] if r['part'].get('kind') == 'buzzer']
+        for r in buzz:
+            assert [v for _, _, _, via in r['signals'] for v in via] == [('R', '1 kohm')]
+            for part in ('S8050 NPN transistor', '1N4148 diode', 'passive piezo buzzer'):
+                assert part in c['drawn'], (name, part)
+    # the default board has one, drawn
+    assert any(r['part'].get('kind') == 'buzzer'
+               for r in wiring.circuit(wiring.read_board('pico_tm1637'))['parts'])
