@@ -824,7 +824,7 @@ def _ldr_sketch(d, x, y, fs):
     d.text((x, my - 16), 'to the ADC pin', font=fs, fill=GREY)
     d.line([mx, my, mx + 60, my], fill=INK, width=2)
     d.rectangle([mx - 7, my + 8, mx + 7, my + 28], fill=BOX, outline=INK, width=2)
-    d.text((mx - 50, my + 12), '10 kΩ', font=fs, fill=INK)
+    d.text((mx - 60, my + 12), '10 kohm', font=fs, fill=INK)
     d.line([mx, my + 28, mx, my + 40], fill=INK, width=2)
     d.line([mx + 60, my, mx + 60, my + 14], fill=INK, width=2)
     d.line([mx + 50, my + 14, mx + 70, my + 14], fill=INK, width=3)
