@@ -118,7 +118,7 @@ def _try(name, folder, clock, sleep_ms, window_ms):
     global showing
     import gc
     from machine import Pin
-    from .ui.ticks import diff
+    from .ticks import diff
     ns = _load(folder + '/' + name + '.py')
     ok = Pin(ns['BUTTONS']['OK'], Pin.IN, Pin.PULL_UP)
     displays = []
@@ -166,7 +166,7 @@ def pick(folder=BOARDS, target=BOARD, clock=None, sleep_ms=None, window_ms=WINDO
     """Offer each candidate in turn until OK is pressed on one; returns its name (None when
     there is none, or after `rounds` rounds)."""
     import time
-    from .ui.ticks import mask
+    from .ticks import mask
     if clock is None:
         def clock():
             return mask(time.ticks_ms())

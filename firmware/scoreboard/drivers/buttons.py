@@ -35,6 +35,10 @@ class Buttons:
             pins.append((names.index(name), Pin(board.BUTTONS[name], Pin.IN, Pin.PULL_UP)))
         return cls(pins)
 
+    def pins(self):
+        """(pin, bit) of every button, for drivers/wake.py's IRQs."""
+        return [(self._pins[i], self._bits[i]) for i in range(self._n)]
+
     def scan(self):
         """The bitmap of keys pressed right now (raw, not debounced). Allocates nothing."""
         bits = 0

@@ -7,7 +7,7 @@ import json
 import os
 
 from ..store import join
-from ..ui.ticks import diff
+from ..ticks import diff
 
 try:
     from hashlib import sha256

@@ -9,15 +9,13 @@ it and removes it only once the broker acknowledged it. Nothing here is ever awa
 scoring loop: `bank` writes one small file, and the view is read, not pushed.
 """
 
-import asyncio
 import json
 import os
 
+from scoreboard.aio import sleep_ms as _sleep_ms
 from scoreboard.net.mqtt import MQTTClient, ticks_diff, ticks_ms
 
 
-async def _sleep_ms(ms):
-    await asyncio.sleep(ms / 1000)
 
 
 def _jitter(ms):
@@ -25,7 +23,6 @@ def _jitter(ms):
     # after the broker restarts.
     return ms // 2 + ms * os.urandom(1)[0] // 512
 
-KINDS = ('knockoff', 'tapdraw', 'horsecollar', 'fourframe', 'practice', 'shovehapenny')
 _OK = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-'
 
 

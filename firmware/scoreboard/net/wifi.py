@@ -10,13 +10,7 @@ import os
 
 from ..store import join
 
-try:
-    from asyncio import sleep_ms
-except ImportError:  # CPython
-    import asyncio
-
-    def sleep_ms(ms):  # type: ignore[misc,no-redef]
-        return asyncio.sleep(ms / 1000)
+from ..aio import sleep_ms
 
 FILE = 'net.json'
 NEW = 'net.new'

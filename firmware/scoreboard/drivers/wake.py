@@ -1,4 +1,5 @@
-"""Pin IRQs on the buttons: a press while the loop does not scan is latched, never missed.
+"""Pin IRQs on the buttons' pins (drivers/buttons.py builds them once): a press while the loop
+does not scan is latched, never missed.
 
 While nothing is down and nothing settles, the loop does not read the buttons at all, and it
 may sleep longer than one pass (app.main: IDLE_MS, or machine.lightsleep where the board asks
@@ -18,15 +19,13 @@ class Wake:
         self.armed = False
         self._pins = []         # the pins with an IRQ (kept, so their handlers stay)
 
-    def arm(self, board, names):
-        """IRQs on the pins of `board.BUTTONS` (bit k is names[k]); False if the port has
-        none, and then nothing is armed."""
+    def arm(self, buttons):
+        """IRQs on the pins of `buttons` (a Buttons: its own pins, built once, bit k of a scan
+        is bit k here); False if the port has none, and then nothing is armed."""
         try:
-            from machine import Pin
-            for name in board.BUTTONS:
-                p = Pin(board.BUTTONS[name])
-                p.irq(handler=self._handler(1 << names.index(name)), trigger=Pin.IRQ_FALLING)
-                self._pins.append(p)
+            for pin, bit in buttons.pins():
+                pin.irq(handler=self._handler(bit), trigger=pin.IRQ_FALLING)
+                self._pins.append(pin)
         except Exception:       # no IRQ on this port or pin: the loop scans every pass
             self.disarm()
             return False
