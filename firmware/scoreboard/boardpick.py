@@ -69,31 +69,11 @@ def choose(name, folder=BOARDS, target=BOARD):
     src = folder + '/' + name + '.py'
     if not _exists(src):
         raise ValueError('no board file %s; there are: %s' % (src, ' '.join(candidates(folder))))
+    from .files import copy, move
     tmp = target + '.new'
-    _copy(src, tmp)
-    try:
-        os.remove(target)
-    except OSError:
-        pass
-    try:
-        os.rename(tmp, target)
-    except OSError:
-        # The unix port's VfsPosix mounted with a root (the virtual board) loses a path in
-        # rename: copy instead.
-        _copy(tmp, target)
-        os.remove(tmp)
+    copy(src, tmp)
+    move(tmp, target)       # a cut leaves the old board.py or the new one, never half of one
     return target
-
-
-def _copy(src, dst):
-    buf = bytearray(512)
-    mv = memoryview(buf)
-    with open(src, 'rb') as f, open(dst, 'wb') as g:
-        while True:
-            n = f.readinto(buf)
-            if not n:
-                break
-            g.write(mv[:n])
 
 
 def _forget():

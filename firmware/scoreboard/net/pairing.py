@@ -6,7 +6,7 @@
 import json
 import os
 
-from ..store import join
+from ..files import join, replace
 from ..ticks import diff
 
 try:
@@ -90,13 +90,7 @@ class Pairing:
         text = json.dumps({'v': 1, 'phones': self.phones})
         new = join(self.root, NEW)
         old = join(self.root, FILE)
-        with open(new, 'w') as f:
-            f.write(text)
-        try:
-            os.remove(old)
-        except OSError:
-            pass
-        os.rename(new, old)
+        replace(old, new, text)
 
     # --- the PIN --------------------------------------------------------------------------
 
