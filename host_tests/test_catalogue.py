@@ -30,6 +30,11 @@ def test_the_catalogue_is_the_core_s():
         assert [o[1] for o in table[kind]['options']] == [o[1] for o in t.OPTIONS]
 
 
+def test_the_gestures_a_second_input_sends_are_the_ones_it_takes():
+    from scoreboard.ui import actions
+    assert sorted(actions.GESTURES) == sorted(catalogue.GESTURES)
+
+
 def test_pin_rule():
     assert catalogue.pin_ok('0427')
     for bad in ('427', '04270', 4270, None, 'abcd', '04 7'):

@@ -216,6 +216,8 @@ class App:
         # the heap goes on the C stack instead, and any real allocation in a layout or driver
         # raises MemoryError at once (the tests run every layout this way) instead of
         # fragmenting the heap of a board that runs for months.
+        # issue 22: the heap unlock goes in a `finally` here, so that a KeyboardInterrupt in
+        # the refresh (an mpremote session) never leaves the heap locked.
         heap_lock()
         err = self._show_all(view, phase)
         heap_unlock()

@@ -1,8 +1,9 @@
 # The catalogue: the facts that the parts around the firmware's core tell others (the phone's
 # page and API, the venue link, the venue service in tools/venue), each read from the one place
 # it is declared, never copied: the games and their traits from the core (core.KINDS and each
-# kind's TITLE, OPTIONS, ENTRY), the buttons from ui/keys.py, the gestures a second input may
-# send from ui/actions.py's table, the name rule from ui/state.py, the PIN from here.
+# kind's TITLE, OPTIONS, ENTRY), the buttons from ui/keys.py, the name rule from ui/state.py;
+# the gestures a second input may send and the PIN's form are declared here (ui/actions.py
+# maps the same gesture names to the gesture kinds; a test keeps the two alike).
 # net/ reads the games only through this module (never the core itself), so a seventh game
 # is one module in core/ and a name in core.KINDS: the page offers it, the board sends it,
 # the venue keeps it.
@@ -13,8 +14,7 @@ from .ui.state import NAME_MAX, name_ok
 __all__ = ('KINDS', 'BUTTONS', 'GESTURES', 'NAME_MAX', 'PIN_DIGITS', 'name_ok', 'pin_ok',
            'title', 'games')
 
-# What POST /api/press takes as `gesture` (ui/actions.py's GESTURES maps them; the chord is
-# its own form, RED and BLUE together).
+# What POST /api/press takes as `gesture` (the chord is its own form, RED and BLUE together).
 GESTURES = ('tap', 'long', 'hold')
 PIN_DIGITS = 4      # the pairing PIN the board shows (DESIGN section 10)
 
