@@ -2,9 +2,8 @@
 # LOOP_MS. The board module (board.py on the device, boards/<name>.py on the host) brings the
 # pins and displays; the clock, the store and the log come in from main() or from the simulator,
 # so the same App runs on a Pico, in the simulator and in the tests.
-from .drivers.buttons import Buttons
-from .drivers.wake import Wake
 from . import ticks
+from .drivers.buttons import Buttons, Wake
 from .ui.controller import Controller
 from .ui.input import Input
 from .ui.keys import NAMES
