@@ -16,6 +16,8 @@
 # pin that another board wires to a button.
 import os
 
+from .files import join
+
 BOARDS = '/boards'
 BOARD = '/board.py'
 WINDOW_MS = 3000
@@ -60,13 +62,13 @@ def candidates(folder=BOARDS, platform=None):
                         if n.endswith('.py') and not n.startswith('_')])
     except OSError:
         return []
-    mine = [n for n in names if _mcu(folder + '/' + n + '.py') == platform]
+    mine = [n for n in names if _mcu(join(folder, n + '.py')) == platform]
     return mine if mine else names
 
 
 def choose(name, folder=BOARDS, target=BOARD):
     """Copy folder/name.py to /board.py (what `make deploy` puts there)."""
-    src = folder + '/' + name + '.py'
+    src = join(folder, name + '.py')
     if not _exists(src):
         raise ValueError('no board file %s; there are: %s' % (src, ' '.join(candidates(folder))))
     from .files import copy, move
@@ -99,7 +101,7 @@ def _try(name, folder, clock, sleep_ms, window_ms):
     import gc
     from machine import Pin
     from .ticks import diff
-    ns = _load(folder + '/' + name + '.py')
+    ns = _load(join(folder, name + '.py'))
     ok = Pin(ns['BUTTONS']['OK'], Pin.IN, Pin.PULL_UP)
     displays = []
     try:

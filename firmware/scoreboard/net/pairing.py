@@ -6,6 +6,7 @@
 import json
 import os
 
+from ..catalogue import PIN_DIGITS
 from ..files import join, replace
 from ..ticks import diff
 
@@ -107,7 +108,7 @@ class Pairing:
         self.tick(now)
         if self.pin is None:
             b = self.rand(2)
-            self.pin = '%04d' % ((b[0] << 8 | b[1]) % 10000)
+            self.pin = '%0*d' % (PIN_DIGITS, (b[0] << 8 | b[1]) % 10 ** PIN_DIGITS)
             self._pin_at = now
             if self.show_pin is not None:
                 self.show_pin(self.pin, now)
