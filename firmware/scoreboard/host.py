@@ -159,13 +159,16 @@ class Host:
     # --- the services -----------------------------------------------------------------------
 
     async def keep(self, make):
-        """A service that fails starts again after a pause; the scoring never notices."""
+        """A service that fails (or ends) starts again after a pause; the scoring never
+        notices. After stop() it is not started again."""
         from .aio import sleep_ms as sleep
-        while True:
+        while not self.stopping:
             try:
                 await make()
             except Exception as e:
                 self.log('net: %s' % (e,))
+            if self.stopping:       # stop() (a service may swallow its cancel: microdot does)
+                return
             await sleep(SERVICE_RETRY_MS)
 
     def start(self):
