@@ -10,7 +10,7 @@ timeout, so the scoring loop, another task, never waits on the network.
 
 import asyncio
 
-from ..ticks import diff as ticks_diff  # noqa: F401  (venue.py takes both from here)
+from ..ticks import diff as ticks_diff
 from ..ticks import reader
 
 ticks_ms = reader()     # the firmware's one clock (scoreboard/ticks.py), masked
