@@ -7,7 +7,7 @@ try:
     from asyncio import sleep_ms  # type: ignore[attr-defined]  # MicroPython
 except ImportError:  # CPython
 
-    def sleep_ms(ms):  # type: ignore[misc]
+    def sleep_ms(ms):  # type: ignore[misc,no-redef]
         return asyncio.sleep(ms / 1000)
 
 __all__ = ('sleep_ms',)

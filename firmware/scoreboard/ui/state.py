@@ -127,7 +127,7 @@ def dump(c, into=None):
 
 # version -> the step that turns a state of that version into one of the next, e.g.
 #   def _from_v1(d): d = dict(d); d['v'] = 2; ...; return d
-MIGRATE = {}
+MIGRATE: dict = {}
 
 
 def upgrade(d):
