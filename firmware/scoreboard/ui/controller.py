@@ -286,6 +286,7 @@ class Controller:
         self.changed()
 
     def say(self, text, now):
+        """Show `text` as the message from `now` (it goes after MESSAGE_MS, or at a press)."""
         self.message = text
         self._msg_at = now
         self._feedback = False
@@ -356,7 +357,7 @@ class Controller:
         self.chime(now)
 
     def chime(self, now):
-        # An entry committed: the buzzer chimes, or plays the win tune when it ended the game.
+        """An entry was committed: the buzzer chimes, or plays the win tune if it ended it."""
         s = self.cues
         if s is not None:
             if self.game.over:
@@ -384,6 +385,8 @@ class Controller:
             self.say('collar', now)
 
     def mark(self, bed, now):
+        """Shove ha'penny: a coin in `bed` for the side in turn (said when it scores nothing, or
+        is a gift to the other side)."""
         g = self.game
         got = g.mark(bed)
         if got is None:
@@ -392,6 +395,8 @@ class Controller:
             self.say('gift ' + got, now)
 
     def after_entry(self, now):
+        """After an entry, an undo or a redo of the game in play: the screen follows the game,
+        the set-aside game is gone for good, and the state is saved."""
         self.screen = 'over' if self.game.over else 'play'
         self.aside = None           # the new game has an entry: the old one is gone for good
         self.persist(now)
@@ -426,6 +431,8 @@ class Controller:
             self._open_menu(now)
 
     def bank(self, now):
+        """Game over: the game counts in the tally (games won, legs), is set aside (OK long on the
+        setup brings it back, the bank undone), the next game is set up; on_bank is told."""
         g = self.game
         before = self.match.to_dict()
         won = self.match.bank(g.winner)
@@ -443,6 +450,8 @@ class Controller:
                 pass
 
     def set_aside(self, g, match=None):
+        """Keep `g` as the set-aside game (with `match`, the tally before its bank, if it was
+        banked); a game without an entry keeps the one already set aside."""
         # A game that a bank, a menu change or new_game replaces: OK long on the setup that
         # follows brings it back. A game without an entry keeps the one already set aside.
         if match is None and _entries(g) == 0:
@@ -451,6 +460,7 @@ class Controller:
                       'cursor': self.cursor, 'names': dict(self.names)}
 
     def to_setup(self):
+        """The setup screen for a new game (the hammer or first shooter by the alternation)."""
         self.game = None
         self.cursor = 1
         self.screen = 'setup'
@@ -458,6 +468,8 @@ class Controller:
         self.choice = self._default_choice()
 
     def bring_back(self, now):
+        """OK long on the setup screen: the set-aside game comes back exactly (a bank taken off
+        the tally), or 'no game' is said."""
         a = self.aside
         if a is None:
             self.say('no game', now)
@@ -501,6 +513,8 @@ class Controller:
                 self.persist(now)
 
     def start(self, now=None, persist=True):
+        """Start the chosen game with its options and the setup's choice (saved unless
+        persist is False: an action that may still be refused saves once it is done)."""
         kind = self.kind
         opts = self.opts(kind)
         who = self.choice
@@ -523,6 +537,8 @@ class Controller:
         open_menu(self, now)
 
     def move_line(self, target, now):
+        """Move the target line of the game in play: an entry of the game (RuleError when the
+        game has no line or the value is out of range)."""
         g = self.game
         g.set_target(target)
         self.screen = 'over' if g.over else 'play'
@@ -572,6 +588,8 @@ class Controller:
     # --- view ---------------------------------------------------------------------------------
 
     def changed(self):
+        """Something the view shows changed: the view is built again when next read, the timers
+        are looked at at the next tick."""
         self._view = None
         self.due = None            # the timers are looked at again at the next tick
         self.version += 1
@@ -591,6 +609,7 @@ class Controller:
         return states.dump(self)
 
     def persist(self, now=None):
+        """Save the state now (a failed save is said and retried, see RETRY_MS)."""
         self.changed()
         self._rest_at = None        # whatever was waiting is in this save
         if self._store is None:
