@@ -5,6 +5,7 @@ import asyncio
 
 import app_probe  # noqa: F401  (puts firmware/ on the path)
 from scoreboard import host as H
+from scoreboard import services as S
 from scoreboard.faultlog import FaultLog
 
 
@@ -80,8 +81,8 @@ def test_services_are_kept_running_and_stop_ends_them_all(tmp_path):
             swallowed.append(1)
 
     logs = []
-    h = H.Host(None, None, str(tmp_path), make=fake_app(), log=logs.append)
-    H.SERVICE_RETRY_MS, keep_ms = 20, H.SERVICE_RETRY_MS
+    h = S.ServiceHost(None, None, str(tmp_path), make=fake_app(), log=logs.append)
+    S.SERVICE_RETRY_MS, keep_ms = 20, S.SERVICE_RETRY_MS
     h.add(flaky)
     h.add(server)
     stopped = []
@@ -98,7 +99,7 @@ def test_services_are_kept_running_and_stop_ends_them_all(tmp_path):
     try:
         pending = asyncio.run(main())
     finally:
-        H.SERVICE_RETRY_MS = keep_ms
+        S.SERVICE_RETRY_MS = keep_ms
     assert not pending
     assert len(runs) >= 2 and any('broker gone' in x for x in logs)
     assert swallowed == [1] and stopped == [1]

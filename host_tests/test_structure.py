@@ -46,7 +46,7 @@ def externals(prefix, names):
 
 def test_the_scan_sees_the_firmware():
     g = S.graph()
-    assert {'scoreboard.app', 'scoreboard.host', 'scoreboard.ui.controller',
+    assert {'scoreboard.app', 'scoreboard.host', 'scoreboard.services', 'scoreboard.ui.controller',
             'scoreboard.core.base', 'scoreboard.net.run', 'main'} <= set(g)
     assert 'scoreboard.ui.menu' in g['scoreboard.ui.controller']    # a lazy import counts
     assert 'scoreboard.ui.controller' in g['scoreboard.app']
@@ -80,8 +80,9 @@ def test_the_network_imports_neither_the_app_nor_the_core():
 
 def test_the_host_knows_no_part():
     # The App class comes in as `make`; services register themselves.
-    assert outside('scoreboard.host', ('scoreboard.app', 'scoreboard.net', 'scoreboard.ui',
-                                       'scoreboard.core', 'scoreboard.drivers')) == []
+    for host in ('scoreboard.host', 'scoreboard.services'):
+        assert outside(host, ('scoreboard.app', 'scoreboard.net', 'scoreboard.ui',
+                              'scoreboard.core', 'scoreboard.drivers')) == [], host
 
 
 def test_drivers_know_no_rules_and_no_screens():
@@ -136,7 +137,8 @@ try:
     app.main(board=bare, root=%(root)r, clock=clock, sleep_ms=sleep_ms)
 except Stop:
     pass
-print('asyncio' in sys.modules, 'scoreboard.aio' in sys.modules, 'scoreboard.host' in sys.modules)
+print('asyncio' in sys.modules, 'scoreboard.aio' in sys.modules,
+      'scoreboard.services' in sys.modules, 'scoreboard.host' in sys.modules)
 '''
 
 
@@ -146,4 +148,4 @@ def test_a_board_without_services_runs_the_plain_loop_without_asyncio(tmp_path):
                     'fw': os.path.join(ROOT, 'firmware'), 'root': str(tmp_path)}
     r = subprocess.run([MICROPYTHON, '-c', code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.split() == ['False', 'False', 'True']
+    assert r.stdout.split() == ['False', 'False', 'False', 'True']

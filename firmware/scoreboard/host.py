@@ -4,19 +4,17 @@
 # board: the web server, the venue link, ... each a coroutine function kept running).
 #
 # A board without services runs the plain loop (run_plain): App.step, then a sleep of
-# App.pause(); asyncio is never imported. A board with services (net/run.py registers them)
-# runs the same passes as one asyncio task beside them (scoring), never awaiting anything but
-# its own sleep, so no socket can hold the scoring loop.
+# App.pause(); asyncio is never imported, and the code of the services' loop (services.py,
+# a Host that runs the same passes as one asyncio task beside its services) is never loaded.
 #
 # The host knows no part of the firmware: the App class comes in as `make` (app.main passes
-# it), the services register themselves (add, on_boot, watchers), so the arrows point into
-# this module and none out of it but to the fault log and the clock.
-from .ticks import add, diff, reader
+# it), a service hooks each new App through on_boot, so the arrows point into this module and
+# none out of it but to the fault log and the clock.
+from .ticks import diff, reader
 
 CRASH_WINDOW_MS = 60000
 CRASHES_FOR_SAFE = 3    # this many faults within the window: the safe screen
 RESTART_PAUSE_MS = 100  # after a fault, before the loop starts again
-SERVICE_RETRY_MS = 2000  # a service that failed (or ended) starts again after this pause
 
 
 class Host:
@@ -33,26 +31,8 @@ class Host:
         self.app = None
         self.safe = False       # the faults came too often: the next App is the safe screen
         self.crashes = []       # the times of the faults within CRASH_WINDOW_MS
-        self.services = []      # coroutine functions, each kept running (keep)
+        self.services = ()      # none: the plain loop (services.ServiceHost has some)
         self.on_boot = []       # called with each new App (a service hooks its controller)
-        self.on_stop = []       # called by stop()
-        self.watchers = []      # called with the controller after every pass (asyncio only)
-        self.tasks = []
-        self.stopping = False
-        self.passes = 0         # scoring passes so far (tests and the bench watch it)
-        self.worst_gap = 0      # the longest time between two passes, ms (asyncio)
-
-    @property
-    def ctl(self):
-        return self.app.ctl
-
-    def now(self):
-        return self.clock()
-
-    def add(self, service):
-        """Register a service: a coroutine function, started with the scoring task and
-        started again SERVICE_RETRY_MS after it fails or ends."""
-        self.services.append(service)
 
     # --- the scoring side -----------------------------------------------------------------
 
@@ -79,23 +59,11 @@ class Host:
             crashes = []
         self.crashes = crashes
 
-    def step(self, now):
-        """One pass: the App's, then the watchers' (the web's event streams)."""
-        self.app.step(now)
-        w = self.watchers
-        i = len(w)
-        while i:
-            i -= 1
-            w[i](self.app.ctl)
-
     def run(self, sleep_ms=None, idle_sleep=None):
-        """Run for ever: the plain loop, or with services the asyncio loop."""
-        if not self.services:
-            if sleep_ms is None:
-                from time import sleep_ms   # type: ignore[attr-defined]  # MicroPython
-            return self.run_plain(sleep_ms, idle_sleep)
-        import asyncio
-        asyncio.run(self.main())
+        """Run for ever: the plain loop (a host with services runs them: services.py)."""
+        if sleep_ms is None:
+            from time import sleep_ms   # type: ignore[attr-defined]  # MicroPython
+        self.run_plain(sleep_ms, idle_sleep)
 
     def run_plain(self, sleep_ms, idle_sleep=None):
         """The loop of a board without services: a pass, then a wait of App.pause() (with
@@ -123,75 +91,3 @@ class Host:
                 # still lets the board breathe, and the watchdog reset it if nothing helps.
                 sleep_ms(RESTART_PAUSE_MS)
 
-    async def scoring(self):
-        """The loop as an asyncio task: a pass every LOOP_MS, on time (a late pass does not
-        bring a burst to catch up); a fault handled as in run_plain."""
-        from .aio import sleep_ms as sleep
-        clock = self.clock
-        period = self.app.LOOP_MS if self.app is not None else self.make.LOOP_MS
-        last = clock()
-        due = last
-        while True:
-            now = clock()
-            gap = diff(now, last)
-            if gap > self.worst_gap:
-                self.worst_gap = gap
-            last = now
-            try:
-                self.step(now)
-            except Exception as e:   # noqa: BLE001  (the loop must go on)
-                self.fault(e)
-                await sleep(RESTART_PAUSE_MS)
-                try:
-                    self.boot()
-                except Exception as e2:
-                    self.fault(e2)
-                due = last = clock()
-                continue
-            self.passes += 1
-            due = add(due, period)
-            wait = diff(due, clock())
-            if wait < 0:             # late (a long save): no burst to catch up
-                due = clock()
-                wait = 0
-            await sleep(wait)
-
-    # --- the services -----------------------------------------------------------------------
-
-    async def keep(self, make):
-        """A service that fails (or ends) starts again after a pause; the scoring never
-        notices. After stop() it is not started again."""
-        from .aio import sleep_ms as sleep
-        while not self.stopping:
-            try:
-                await make()
-            except Exception as e:
-                self.log('net: %s' % (e,))
-            if self.stopping:       # stop() (a service may swallow its cancel: microdot does)
-                return
-            await sleep(SERVICE_RETRY_MS)
-
-    def start(self):
-        """Create the scoring task and one task for each service on the running loop;
-        returns the scoring task."""
-        import asyncio
-        if self.app is None:
-            self.boot()
-        tasks = [asyncio.create_task(self.scoring())]
-        for make in self.services:
-            tasks.append(asyncio.create_task(self.keep(make)))
-        self.tasks = tasks
-        return tasks[0]
-
-    def stop(self):
-        self.stopping = True
-        for t in self.tasks:
-            t.cancel()
-        for f in self.on_stop:
-            try:
-                f()
-            except Exception:
-                pass
-
-    async def main(self):
-        await self.start()

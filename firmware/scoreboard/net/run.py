@@ -1,11 +1,12 @@
-# The runner of a Wi-Fi board: one asyncio loop with the scoring loop as a task (App.step every
-# LOOP_MS, exactly the pass of app.main) beside the network tasks (the Wi-Fi, the HTTP server,
-# the pairing timer and the event streams' keep-alive). The scoring task never awaits anything
-# but its own sleep, so no socket can hold it; the network tasks run in the gaps between passes.
+# The runner of a Wi-Fi board: the host's scoring task (services.py: App.step every LOOP_MS,
+# the fault policy of host.py) beside the network's services (the Wi-Fi, the HTTP server, the
+# pairing timer and the event streams' keep-alive, the venue link), each registered with the
+# host and kept running by it. The scoring task never awaits anything but its own sleep, so no
+# socket can hold it; the network tasks run in the gaps between passes.
 # An idle pass allocates nothing: App.step as on a board without Wi-Fi, one integer comparison
 # for the watchers (Hub.poll) and the allocation-free sleep of MicroPython's asyncio.
 from ..aio import sleep_ms
-from ..host import SERVICE_RETRY_MS, Host
+from ..services import SERVICE_RETRY_MS, ServiceHost
 from .pairing import Pairing
 from .web import KEEPALIVE_MS, Hub, make_app
 
@@ -13,15 +14,16 @@ HOUSE_MS = 250          # the pairing timer's resolution
 SERVER_RETRY_MS = SERVICE_RETRY_MS  # the HTTP server could not start (no address yet, say)
 
 
-class Runner(Host):
-    """The host of a Wi-Fi board: host.Host (the loop, its fault policy) with the network's
-    services registered. `board`, `store`, `root`, `clock` and `make` (app.App) as for Host;
-    `network` the port's network module (None: no Wi-Fi part, only the HTTP server, as in a
-    test on loopback); the server listens on host:port (port None: no server)."""
+class Runner(ServiceHost):
+    """The host of a Wi-Fi board: services.ServiceHost (the loop and its fault policy from
+    host.py, as an asyncio task) with the network's services registered. `board`, `store`,
+    `root`, `clock` and `make` (app.App) as for Host; `network` the port's network module
+    (None: no Wi-Fi part, only the HTTP server, as in a test on loopback); the server listens
+    on host:port (port None: no server)."""
 
     def __init__(self, board, store, root='', clock=None, network=None, host='0.0.0.0',
                  port=80, log=None, make=None):
-        Host.__init__(self, board, store, root, clock, make=make, log=log)
+        ServiceHost.__init__(self, board, store, root, clock, make=make, log=log)
         self.host = host
         self.port = port
         self.hub = Hub()
