@@ -10,7 +10,7 @@ import json
 from microdot import Microdot, Request, Response
 from microdot.microdot import NoCaseDict
 
-from ..catalogue import BUTTONS, GESTURES, NAME_MAX, pin_ok
+from ..catalogue import BUTTONS, GESTURES, NAME_MAX, name_ok, pin_ok
 from .pairing import Locked, WrongPin
 
 MAX_HEAD = 2048
@@ -76,15 +76,13 @@ def public(view):
 
 
 def check_name(name):
-    """None or a name of 1..NAME_MAX printable characters; else ValueError."""
-    if name is None:
+    """None or a name of 1..NAME_MAX printable characters (the catalogue's rule, which the
+    controller keeps); else ValueError saying which part is wrong."""
+    if name_ok(name):
         return
     if not isinstance(name, str) or not 1 <= len(name) <= NAME_MAX:
         raise ValueError('a name is 1..%d characters' % NAME_MAX)
-    for ch in name:
-        c = ord(ch)
-        if c < 32 or 127 <= c < 160:
-            raise ValueError('a name is printable text')
+    raise ValueError('a name is printable text')
 
 
 def check_action(a):
