@@ -12,7 +12,7 @@ def displays():
     except ImportError:          # a port without PWM: /OE is a plain on/off pin
         PWM = None
     from scoreboard.drivers.sr595 import SR595
-    from scoreboard.render.segments import SingleLayout
+    from scoreboard.render.single import SingleLayout
     spi = SPI(0, baudrate=1000000, polarity=0, phase=0, sck=Pin(18), mosi=Pin(19))
     oe = Pin(20, Pin.OUT, value=1)
     if PWM is not None:

@@ -8,7 +8,7 @@ WATCHDOG_MS = 8000
 def displays():
     from machine import Pin, SPI
     from scoreboard.drivers.max7219_digits import MAX7219Digits
-    from scoreboard.render.segments import SingleLayout
+    from scoreboard.render.single import SingleLayout
     spi = SPI(0, baudrate=5000000, polarity=0, phase=0, sck=Pin(18), mosi=Pin(19))
     return [SingleLayout(MAX7219Digits(spi, Pin(17, Pin.OUT, value=1), colour='red'))]
 

@@ -28,7 +28,7 @@ DATA_PIN = 22
 def displays():
     from machine import Pin
     from scoreboard.drivers.ws2812_digits import WS2812Digits
-    from scoreboard.render.segments import SingleLayout
+    from scoreboard.render.single import SingleLayout
     # Data on GP22 through a 74AHCT125 powered from 5 V and a 330 ohm resistor at the strip.
     digits = WS2812Digits(Pin(DATA_PIN, Pin.OUT), digits=DIGITS, leds=LEDS_PER_SEGMENT,
                           seg_order=SEGMENT_ORDER, dp_leds=DP_LEDS,

@@ -91,12 +91,12 @@ def test_app_main_hands_a_wifi_board_to_the_runner():
     from scoreboard.net import run
     seen = []
     real = run.main
-    run.main = lambda board, root, clock: seen.append((board, root))
+    run.main = lambda board, root, clock, make: seen.append((board, root, make))
     try:
         appmod.main(board=wlan_bare, root='/tmp/nowhere')
     finally:
         run.main = real
-    assert seen == [(wlan_bare, '/tmp/nowhere')]
+    assert seen == [(wlan_bare, '/tmp/nowhere', appmod.App)]
 
 
 def test_more_services_start_with_the_runner_and_start_again_when_they_fail():

@@ -253,11 +253,12 @@ def wasm32_breakdown(build, tools, modules=False):
 # code objects, globals and what its import builds; a module another one imports lazily is
 # not counted). `python tools/bench_app.py modules` prints only this.
 MODULE_ORDER = (
-    'scoreboard', 'scoreboard.compat', 'scoreboard.core', 'scoreboard.core.base',
-    'scoreboard.core.knockoff', 'scoreboard.ui', 'scoreboard.ui.ticks', 'scoreboard.ui.keys',
-    'scoreboard.ui.debounce', 'scoreboard.ui.gestures', 'scoreboard.ui.input',
-    'scoreboard.ui.match', 'scoreboard.ui.state', 'scoreboard.ui.controller',
-    'scoreboard.store', 'scoreboard.drivers', 'scoreboard.drivers.buttons', 'scoreboard.app',
+    'scoreboard', 'scoreboard.compat', 'scoreboard.ticks', 'scoreboard.core',
+    'scoreboard.core.codes', 'scoreboard.core.base', 'scoreboard.core.knockoff', 'scoreboard.ui',
+    'scoreboard.ui.keys', 'scoreboard.ui.debounce', 'scoreboard.ui.gestures',
+    'scoreboard.ui.input', 'scoreboard.ui.match', 'scoreboard.ui.state',
+    'scoreboard.ui.controller', 'scoreboard.files', 'scoreboard.store', 'scoreboard.drivers',
+    'scoreboard.drivers.buttons', 'scoreboard.app', 'scoreboard.host',
     'scoreboard.render', 'scoreboard.render.font7', 'scoreboard.render.vocab',
     'scoreboard.render.segments', 'scoreboard.drivers.tm1637', '%(board)s')
 # (the import in one call, the reading in the next: this port frees the import's garbage only

@@ -163,9 +163,10 @@ def stats(xs):
 
 def boot():
     global r
+    from scoreboard.app import App
     from scoreboard.net.run import Runner
     r = Runner(board, store, d, network=network, host='127.0.0.1', port=PORT,
-               log=lambda t: None)
+               log=lambda t: None, make=App)
     r.chips = chips
     wake = r.hub._wake
     def _wake():
@@ -335,7 +336,7 @@ import scoreboard.app, scoreboard.store, scoreboard.ui.controller
 from scoreboard.store import Store
 import scoreboard.net.wifi
 """, *read('code'), """r = Runner(board, Store('/flash'), '/flash', network=network, port=80,
-           log=lambda t: None)
+           log=lambda t: None, make=scoreboard.app.App)
 """, *read('built'), """r.start()
 for _ in range(300):
     await asyncio.sleep_ms(10)

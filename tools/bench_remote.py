@@ -86,8 +86,8 @@ def irq_cost():
     while i < N_EDGES:
         pin.v ^= 1
         irq(pin)
-        if ring._head == 0:  # keep it from filling: the loop drains as it goes
-            ring._tail = ring._head
+        if ring.head == 0:  # keep it from filling: the loop drains as it goes
+            ring.tail = ring.head
         i += 1
     u1 = ticks_us()
     t1 = _mem_total() if _mem_total else 0
@@ -96,8 +96,8 @@ def irq_cost():
     i = 0
     while i < N_EDGES:
         pin.v ^= 1
-        if ring._head == 0:
-            ring._tail = ring._head
+        if ring.head == 0:
+            ring.tail = ring.head
         i += 1
     u3 = ticks_us()
     per = (ticks_diff(u1, u0) - ticks_diff(u3, u2)) * 100 // N_EDGES
@@ -109,7 +109,7 @@ def irq_cost():
             while i < 1000:
                 pin.v ^= 1
                 irq(pin)
-                ring._tail = ring._head
+                ring.tail = ring.head
                 i += 1
             locked = 'ok'
         except MemoryError:

@@ -67,7 +67,7 @@ def firmware_state_size(frames):
     from scoreboard.ui.controller import Controller
     c = Controller(0)
     c.settings['opts']['knockoff'] = {'target': 99}
-    c._start()
+    c.start()
     for k in range(frames):
         # small frames, so that 100 of them stay below the line of 99
         c.game.enter_frame(red=k % 2, blue=(k + 1) % 2 if k % 3 else 0)
@@ -79,7 +79,7 @@ def firmware_controller(frames):
     from scoreboard.ui.controller import Controller
     c = Controller(0)
     c.settings['opts']['knockoff'] = {'target': 99}
-    c._start()
+    c.start()
     for k in range(frames):
         c.game.enter_frame(red=k % 2, blue=(k + 1) % 2 if k % 3 else 0)
     return c

@@ -27,6 +27,7 @@ def setup_path(root):
 
 
 def _runner_class():
+    from scoreboard.app import App
     from scoreboard.net.run import Runner
 
     class SimRunner(Runner):
@@ -38,7 +39,7 @@ def _runner_class():
             from scoreboard.store import Store
             self.chips = []
             Runner.__init__(self, board, Store(flash), flash, clock=clock, network=network,
-                            host=host, port=port, log=log)
+                            host=host, port=port, log=log, make=App)
 
         def boot(self):
             import gc
@@ -102,7 +103,7 @@ class Engine:
         return picture(self.runner.chips, not self.headless)
 
     async def watch(self):
-        from scoreboard.net.run import sleep_ms
+        from scoreboard.aio import sleep_ms
         ver = None
         while not self.done:
             ctl = self.runner.app.ctl
@@ -113,7 +114,7 @@ class Engine:
 
     async def press(self, names, ms):
         import machine
-        from scoreboard.net.run import sleep_ms
+        from scoreboard.aio import sleep_ms
         for n in names:
             machine.drive(self.board.BUTTONS[n], 0)
         await sleep_ms(ms)
@@ -143,7 +144,7 @@ class Engine:
             elif op == 'up':
                 machine.drive(self.board.BUTTONS[args[0]], None)
             elif op == 'wait':
-                from scoreboard.net.run import sleep_ms
+                from scoreboard.aio import sleep_ms
                 await sleep_ms(args[0])
             elif op == 'state':
                 self.out.write(sim_engine.dumps(self.runner.app.ctl.view) + '\n')
@@ -157,7 +158,7 @@ class Engine:
     async def stdin(self):
         import select
 
-        from scoreboard.net.run import sleep_ms
+        from scoreboard.aio import sleep_ms
         p = select.poll()
         p.register(sys.stdin, select.POLLIN)
         while not self.done:
@@ -172,7 +173,7 @@ class Engine:
     async def main(self):
         import asyncio
 
-        from scoreboard.net.run import sleep_ms
+        from scoreboard.aio import sleep_ms
         self.runner.start()
         asyncio.create_task(self.watch())
         asyncio.create_task(self.stdin())

@@ -2,13 +2,12 @@
 # LOOP_MS. The board module (board.py on the device, boards/<name>.py on the host) brings the
 # pins and displays; the clock, the store and the log come in from main() or from the simulator,
 # so the same App runs on a Pico, in the simulator and in the tests.
-from .drivers.buttons import Buttons
-from .ui import ticks
+from . import ticks
+from .drivers.buttons import Buttons, Wake
 from .ui.controller import Controller
 from .ui.input import Input
 from .ui.keys import NAMES
 from .ui.state import check
-from .ui.wake import Wake
 
 try:
     from micropython import heap_lock, heap_unlock
@@ -25,14 +24,13 @@ PHASE_MS = 250          # blink and scroll step of the displays
 PHASE_WRAP = 480 * 64   # phases before the origin moves on (2 h): the layouts' cycles divide it
 FEED_MS = 1000          # the watchdog is fed at least this often (every board's timeout is longer)
 LAMP_MS = 1000          # the lamp test at power-up: every segment and pixel lit this long
-CRASH_WINDOW_MS = 60000
-CRASHES_FOR_SAFE = 3    # this many faults within the window: the safe screen
-RESTART_PAUSE_MS = 100  # after a fault, before the loop starts again
 _MASK = ticks.MASK
 _HALF = ticks.PERIOD // 2
 
 
 class App:
+    LOOP_MS = LOOP_MS       # for the host, which runs the passes
+
     def __init__(self, board, store, now, safe=False, us=None):
         self.buttons = Buttons.from_board(board, NAMES)
         self.store = store
@@ -49,7 +47,7 @@ class App:
         self.input = Input(self.ctl)
         self._parts(board, us)
         self.wake = Wake()      # a press while the loop sleeps or skips its scans is latched
-        self.wake.arm(board, NAMES)
+        self.wake.arm(self.buttons)
         # The first scan, at power-up: a key already down (held through the cut) is ignored
         # until it is released.
         self.input.scan(self.buttons.scan(), now)
@@ -90,7 +88,7 @@ class App:
         inp = self.input
         rb = self._remote_bits(now) if self.remotes else 0
         self._sound_light(now)
-        if rb or inp._busy or not self.wake.armed:
+        if rb or inp.busy or not self.wake.armed:
             self.wake.bits = 0
             inp.scan(self.buttons.scan() | rb, now)
         elif self.wake.bits:
@@ -108,7 +106,7 @@ class App:
         # The next moment a quiet pass has work: the controller's next timer, the displays'
         # next phase, the watchdog's next feed, whichever comes first.
         nxt = self._due
-        due = self.ctl._due
+        due = self.ctl.due
         if due is not None and ticks.diff(due, nxt) < 0:
             nxt = due
         if self.wdt is not None and ticks.diff(nxt, now) > FEED_MS:
@@ -118,7 +116,7 @@ class App:
     def pause(self, now):
         """How long the loop may wait before its next pass: LOOP_MS, or while idle (and the
         buttons' IRQs armed) up to IDLE_MS, never past the next moment a pass has work."""
-        if self.input._busy or not self.wake.armed or self._lamp or self.remotes or (
+        if self.input.busy or not self.wake.armed or self._lamp or self.remotes or (
                 self.sound is not None and self.sound.playing):
             # the remotes' rings are drained, and a tune's notes turned, every LOOP_MS
             return LOOP_MS
@@ -217,6 +215,8 @@ class App:
         # the heap goes on the C stack instead, and any real allocation in a layout or driver
         # raises MemoryError at once (the tests run every layout this way) instead of
         # fragmenting the heap of a board that runs for months.
+        # issue 22: the heap unlock goes in a `finally` here, so that a KeyboardInterrupt in
+        # the refresh (an mpremote session) never leaves the heap locked.
         heap_lock()
         err = self._show_all(view, phase)
         heap_unlock()
@@ -246,51 +246,22 @@ class App:
             d.power(on)
 
 def main(board=None, root='', clock=None, sleep_ms=None, lightsleep=None):
-    """Run the scoreboard for ever. A fault restarts the loop and is logged; three within a
-    minute start the safe screen, which still lets the players begin a new game. While idle
-    the loop waits App.pause() between passes: with sleep_ms, or with machine.lightsleep
-    (woken early by the buttons' IRQs) where the board file says LIGHTSLEEP = True (not on
-    a board whose USB or network must stay up while it waits)."""
-    import time
+    """Run the scoreboard for ever (host.py: a fault restarts the loop and is logged; three
+    within a minute start the safe screen, which still lets the players begin a new game).
+    While idle the loop waits App.pause() between passes: with sleep_ms, or with
+    machine.lightsleep (woken early by the buttons' IRQs) where the board file says
+    LIGHTSLEEP = True (not on a board whose USB or network must stay up while it waits). A
+    Wi-Fi board (NETWORK = 'wlan') runs the same loop as an asyncio task beside its network
+    services (net/run.py, DESIGN section 10)."""
+    from .host import Host
     from .store import Store
     if board is None:
         import board
     if getattr(board, 'NETWORK', None) == 'wlan':
-        from .net import run        # a Wi-Fi board: the same loop as an asyncio task (section 10)
-        return run.main(board, root, clock)
-    if clock is None:
-        def clock():
-            return ticks.mask(time.ticks_ms())
-    if sleep_ms is None:
-        sleep_ms = time.sleep_ms
+        from .net import run
+        return run.main(board, root, clock, make=App)
     if lightsleep is None and getattr(board, 'LIGHTSLEEP', False):
         import machine
         lightsleep = getattr(machine, 'lightsleep', None)
-    idle_sleep = lightsleep or sleep_ms
-    store = Store(root)
-    crashes = []
-    safe = False
-    while True:
-        try:
-            app = App(board, store, clock(), safe=safe)
-            while True:
-                app.step(clock())
-                ms = app.pause(clock())
-                if ms > LOOP_MS:
-                    idle_sleep(ms)
-                else:
-                    sleep_ms(ms)
-        except KeyboardInterrupt:
-            raise
-        except Exception as e:
-            now = clock()
-            from .faultlog import FaultLog, exc_text   # loaded only when something went wrong
-            FaultLog(root).write('%d %s' % (now, exc_text(e)))
-            crashes = [t for t in crashes if ticks.diff(now, t) < CRASH_WINDOW_MS]
-            crashes.append(now)
-            if len(crashes) >= CRASHES_FOR_SAFE:
-                safe = True
-                crashes = []
-            # Never a hot loop: a fault that comes back at once (a broken display, say) still
-            # lets the board breathe, and the watchdog reset it if nothing else helps.
-            sleep_ms(RESTART_PAUSE_MS)
+    host = Host(board, Store(root), root, clock, make=App)
+    host.run(sleep_ms, lightsleep)

@@ -16,6 +16,8 @@
 # pin that another board wires to a button.
 import os
 
+from .files import join
+
 BOARDS = '/boards'
 BOARD = '/board.py'
 WINDOW_MS = 3000
@@ -60,40 +62,20 @@ def candidates(folder=BOARDS, platform=None):
                         if n.endswith('.py') and not n.startswith('_')])
     except OSError:
         return []
-    mine = [n for n in names if _mcu(folder + '/' + n + '.py') == platform]
+    mine = [n for n in names if _mcu(join(folder, n + '.py')) == platform]
     return mine if mine else names
 
 
 def choose(name, folder=BOARDS, target=BOARD):
     """Copy folder/name.py to /board.py (what `make deploy` puts there)."""
-    src = folder + '/' + name + '.py'
+    src = join(folder, name + '.py')
     if not _exists(src):
         raise ValueError('no board file %s; there are: %s' % (src, ' '.join(candidates(folder))))
+    from .files import copy, move
     tmp = target + '.new'
-    _copy(src, tmp)
-    try:
-        os.remove(target)
-    except OSError:
-        pass
-    try:
-        os.rename(tmp, target)
-    except OSError:
-        # The unix port's VfsPosix mounted with a root (the virtual board) loses a path in
-        # rename: copy instead.
-        _copy(tmp, target)
-        os.remove(tmp)
+    copy(src, tmp)
+    move(tmp, target)       # a cut leaves the old board.py or the new one, never half of one
     return target
-
-
-def _copy(src, dst):
-    buf = bytearray(512)
-    mv = memoryview(buf)
-    with open(src, 'rb') as f, open(dst, 'wb') as g:
-        while True:
-            n = f.readinto(buf)
-            if not n:
-                break
-            g.write(mv[:n])
 
 
 def _forget():
@@ -118,8 +100,8 @@ def _try(name, folder, clock, sleep_ms, window_ms):
     global showing
     import gc
     from machine import Pin
-    from .ui.ticks import diff
-    ns = _load(folder + '/' + name + '.py')
+    from .ticks import diff
+    ns = _load(join(folder, name + '.py'))
     ok = Pin(ns['BUTTONS']['OK'], Pin.IN, Pin.PULL_UP)
     displays = []
     try:
@@ -166,7 +148,7 @@ def pick(folder=BOARDS, target=BOARD, clock=None, sleep_ms=None, window_ms=WINDO
     """Offer each candidate in turn until OK is pressed on one; returns its name (None when
     there is none, or after `rounds` rounds)."""
     import time
-    from .ui.ticks import mask
+    from .ticks import mask
     if clock is None:
         def clock():
             return mask(time.ticks_ms())

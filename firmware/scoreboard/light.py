@@ -11,7 +11,7 @@ when the reading is a HYST_DIV-th of a step past its edge, so a room that sits a
 with the ADC's noise on top, keeps one level. Integers only; no allocation per call.
 """
 
-from .ui.ticks import add, diff
+from .ticks import add, diff
 
 
 class Light:

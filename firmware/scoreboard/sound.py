@@ -8,7 +8,7 @@ one of lower or equal rank (a chime after the click of the same press), never on
 Tunes are tuples of (Hz, ms) built at import; playing one allocates nothing.
 """
 
-from .ui.ticks import add, diff
+from .ticks import add, diff
 
 # (Hz, ms); 0 Hz is a rest.
 CLICK = ((3000, 6),)

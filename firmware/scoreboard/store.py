@@ -249,13 +249,7 @@ def payload_size(state):
     return _stream(state)[0]
 
 
-def join(root, name):
-    """The path of file `name` in folder `root` ('' is the current folder)."""
-    if not root:
-        return name
-    if root[-1] == '/':
-        return root + name
-    return root + '/' + name
+from .files import join  # noqa: E402,F401  (faultlog.py and older callers take it from here)
 
 
 # A block device whose writeblocks raises (esp32.Partition does, on a flash error) throws

@@ -3,7 +3,7 @@
 
 import json
 
-KINDS = ('knockoff', 'tapdraw', 'horsecollar', 'fourframe', 'practice', 'shovehapenny')
+from scoreboard import catalogue    # the games the firmware's core knows, read at each check
 SIDES = ('red', 'blue')
 MAX_GAME = 64 * 1024    # a 100-frame game is about 2 KB as JSON
 MAX_STATE = 8 * 1024
@@ -76,7 +76,7 @@ def game(payload, table):
     if d.get('table') != table:
         raise Reject('table %r in a record on the topic of table %r'
                      % (str(d.get('table'))[:40], table))
-    if d.get('game') not in KINDS:
+    if d.get('game') not in catalogue.KINDS:
         raise Reject('game: unknown kind')
     if not isinstance(d.get('options', {}), dict):
         raise Reject('options: expected an object')
@@ -103,7 +103,7 @@ def state(payload):
     if not isinstance(screen, str) or len(screen) > 10:
         raise Reject('screen: expected a screen name')
     game = d.get('game')
-    if game is not None and game not in KINDS:
+    if game is not None and game not in catalogue.KINDS:
         raise Reject('game: unknown kind')
     out = {'screen': screen, 'game': game, 'names': _names(d.get('names'))}
     for side in SIDES:

@@ -3,31 +3,9 @@
 # (_apply) and who has won (_decide); everything else is derived by replaying the log, so undo,
 # redo and reload can never disagree with playing forward.
 
-RED = 'red'
-BLUE = 'blue'
-SIDES = (RED, BLUE)
-
-FORMAT = 1  # to_dict() layout version
-
-# An entry of the log is one small int: the operation in the low 3 bits, then two 10-bit
-# arguments. Small ints live in the pointer itself, so a 100-frame log costs one list of
-# machine words and no object per entry. to_dict() spells entries out as short lists.
-FRAME = 1   # ['f', red, blue]
-TARGET = 2  # ['t', target]
-SHOT = 3    # ['s', points]
-MARK = 4    # ['m', bed]
-END = 5     # ['e']
-ARG_MAX = 1023
-
-
-def encode(op, a=0, b=0):
-    if a > ARG_MAX or b > ARG_MAX:
-        raise RuleError('number too large')
-    return op | a << 3 | b << 13
-
-
-class RuleError(ValueError):
-    """An entry or setting the rules do not allow; the game is left unchanged."""
+# The shared names live in codes.py; the games import them from here.
+from .codes import (ARG_MAX, BLUE, END, FORMAT, FRAME, MARK, RED, SHOT, SIDES,  # noqa: F401
+                    TARGET, RuleError, encode)
 
 
 def other(side):
@@ -89,6 +67,7 @@ def ended_in_pairs(done, length):
 
 class Game:
     KIND = ''
+    TITLE = ''         # the game's name in words ('knock-off'), for pages and the venue's TV
     # The traits other parts read instead of comparing a game's name (scoreboard.core.traits):
     TURNS = False      # True: the sides take turns (g.turn); False: frames with a hammer
     ENTRY = 'frame'    # how points go in: 'frame' (both sides), 'turn' (the side whose turn it
@@ -176,6 +155,19 @@ class Game:
         self._reset()
         for e in self._log:
             self._step(e)
+
+    def restore(self, log, redo):
+        """Take the entry log and redo stack of a saved game (entry codes; core/saved.py reads
+        them): every entry is played as it was entered, the redo stack on top of the log (last
+        first, as redo would apply it), so a damaged one raises RuleError now rather than at
+        some later redo."""
+        for e in log:
+            self._step(e)
+        for i in range(len(redo) - 1, -1, -1):
+            self._step(redo[i])
+        self._log = log
+        self._redo = redo
+        self._replay()
 
     # --- undo and redo ---------------------------------------------------------------------
 

@@ -7,6 +7,7 @@ from .knockoff import Knockoff
 
 class Fourframe(Knockoff):
     KIND = 'fourframe'
+    TITLE = 'four-frame'
     FRAMES = 4
     OPTIONS: tuple = (
         ('hammer', BLUE, SIDE),

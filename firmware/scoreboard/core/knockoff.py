@@ -29,6 +29,7 @@ def most(mask):
 
 class Knockoff(Game):
     KIND = 'knockoff'
+    TITLE = 'knock-off'
     OPTIONS: tuple = (
         ('target', 15, [1, 99]),
         ('hammer', BLUE, SIDE),

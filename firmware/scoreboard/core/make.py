@@ -1,7 +1,7 @@
 # What building a game needs once: the options checked against each kind's OPTIONS, and the
 # tables of the totals a side can make. new_game() loads this module for the build and drops
 # it again after, so a board in play does not keep its code.
-from .base import RuleError
+from .codes import RuleError
 
 
 def check_option(allowed, v):

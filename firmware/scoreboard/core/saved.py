@@ -1,7 +1,7 @@
 # The save format's reading and spelling, loaded only when a saved game is read (at boot, or a
 # set-aside game coming back) or spelt out in full: load_game() imports it and drops it again,
 # so the board does not keep its code for the months between two boots.
-from .base import ARG_MAX, FORMAT, RuleError, encode
+from .codes import ARG_MAX, FORMAT, RuleError, encode
 
 _NAMES = ('', 'f', 't', 's', 'm', 'e')
 _ARGS = (0, 2, 1, 1, 1, 0)
@@ -58,15 +58,7 @@ def load(d, new_game):
         g = new_game(d.get('kind'), **opts)
         log = [entry_from_list(e) for e in log]
         redo = [entry_from_list(e) for e in redo]
-        # Replay the log and, on top, the redo stack (last item first, as redo would apply it)
-        # so that a damaged redo stack is refused now rather than on some later redo.
-        for e in log:
-            g._enter(e)
-        for i in range(len(redo) - 1, -1, -1):
-            g._enter(redo[i])
-        g._log = log
-        g._redo = redo
-        g._replay()
+        g.restore(log, redo)     # replayed, the redo stack too: a damaged one is refused now
         return g
     except RuleError:
         raise

@@ -10,23 +10,10 @@ timeout, so the scoring loop, another task, never waits on the network.
 
 import asyncio
 
-import time
+from ..ticks import diff as ticks_diff
+from ..ticks import reader
 
-_TICKS = getattr(time, 'ticks_ms', None)
-_DIFF = getattr(time, 'ticks_diff', None)
-_MONO = getattr(time, 'monotonic', None)   # CPython, which has no ticks
-
-
-def ticks_ms():
-    if _TICKS is not None:
-        return _TICKS()
-    return int(_MONO() * 1000)
-
-
-def ticks_diff(a, b):
-    if _DIFF is not None:
-        return _DIFF(a, b)
-    return a - b
+ticks_ms = reader()     # the firmware's one clock (scoreboard/ticks.py), masked
 
 
 CONNECT = 0x10

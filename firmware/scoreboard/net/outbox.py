@@ -12,6 +12,8 @@ reboots, and a board whose flash was wiped does not reuse an old id.
 import json
 import os
 
+from ..files import join, replace
+
 LIMIT = 32
 
 
@@ -25,7 +27,7 @@ def _exists(path):
 
 class Outbox:
     def __init__(self, root='', name='outbox', limit=LIMIT):
-        self.dir = (root.rstrip('/') + '/' + name) if root else name
+        self.dir = join(root, name)
         self.limit = limit
         self.dropped = 0
         if not _exists(self.dir):
@@ -49,10 +51,7 @@ class Outbox:
             return '%02x%02x%02x%02x' % (b[0], b[1], b[2], b[3]), 1
 
     def _write(self, name, text):
-        tmp = self.dir + '/' + name + '.tmp'
-        with open(tmp, 'w') as f:
-            f.write(text)
-        os.rename(tmp, self.dir + '/' + name)
+        replace(join(self.dir, name), join(self.dir, name + '.tmp'), text)
 
     def next_id(self):
         """A new id suffix, `<tag>-<seq>`; the counter is on flash before it is used."""

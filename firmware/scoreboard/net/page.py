@@ -1,17 +1,17 @@
 # The phone page (GET /) and the access point's Wi-Fi page: plain HTML, CSS and script in one
 # response, nothing fetched from the internet. The page watches the board through
 # /api/events, pairs through /api/pair and acts through /api/press and /api/action with the
-# token it keeps in the phone's localStorage. The games and their options come from the core,
-# so the page offers exactly what the board accepts.
+# token it keeps in the phone's localStorage. The games and their options come from the
+# catalogue (the core's traits), so the page offers exactly what the board accepts.
 #
 # The page's text is page.html, beside this module, sent from the file CHUNK bytes at a time: as
 # string constants of a .mpy module its 8 KB took 11 KB of heap at each answer (unix port). Two
 # marker lines cut it: HEAD_END after the head (the style sheet, which the Wi-Fi pages share too)
-# and GAMES, where the game table goes, built from the core as the answer gets there.
+# and GAMES, where the game table goes, built from the catalogue as the answer gets there.
 import json
 import os
 
-from ..core import KINDS, drop, traits
+from ..catalogue import games  # noqa: F401  (the table of the games, read by the page)
 
 NAME = 'page.html'
 CHUNK = 512
@@ -75,30 +75,6 @@ def chunks(path, marks):
             if len(buf) > keep:
                 yield buf[:len(buf) - keep]
                 buf = buf[len(buf) - keep:]
-
-
-def games():
-    """Each game's options as the page needs them: [name, default, choices or [lo, hi] or
-    None], and how a frame is entered. The core's traits say it where it declares them
-    (OPTIONS: name, default, a tuple of choices or a [lo, hi] list; ENTRY)."""
-    import sys
-    out = {}
-    for kind in KINDS:
-        name = 'scoreboard.core.' + kind
-        loaded = name in sys.modules
-        t = traits(kind)
-        if not loaded:       # read for the table only: let its code go again (about 1 KB each)
-            drop(name)
-        opts = []
-        for name, default, allowed in t.OPTIONS:
-            if isinstance(allowed, tuple) and (False not in allowed or True not in allowed):
-                opts.append([name, default, list(allowed)])
-            elif isinstance(allowed, list):
-                opts.append([name, default, None, allowed])
-            else:
-                opts.append([name, default, None])
-        out[kind] = {'options': opts, 'entry': t.ENTRY}
-    return out
 
 
 def game_table():

@@ -6,8 +6,9 @@
 import json
 import os
 
-from ..store import join
-from ..ui.ticks import diff
+from ..catalogue import PIN_DIGITS
+from ..files import join, replace
+from ..ticks import diff
 
 try:
     from hashlib import sha256
@@ -90,13 +91,7 @@ class Pairing:
         text = json.dumps({'v': 1, 'phones': self.phones})
         new = join(self.root, NEW)
         old = join(self.root, FILE)
-        with open(new, 'w') as f:
-            f.write(text)
-        try:
-            os.remove(old)
-        except OSError:
-            pass
-        os.rename(new, old)
+        replace(old, new, text)
 
     # --- the PIN --------------------------------------------------------------------------
 
@@ -113,7 +108,7 @@ class Pairing:
         self.tick(now)
         if self.pin is None:
             b = self.rand(2)
-            self.pin = '%04d' % ((b[0] << 8 | b[1]) % 10000)
+            self.pin = '%0*d' % (PIN_DIGITS, (b[0] << 8 | b[1]) % 10 ** PIN_DIGITS)
             self._pin_at = now
             if self.show_pin is not None:
                 self.show_pin(self.pin, now)

@@ -9,15 +9,14 @@ it and removes it only once the broker acknowledged it. Nothing here is ever awa
 scoring loop: `bank` writes one small file, and the view is read, not pushed.
 """
 
-import asyncio
 import json
 import os
+import time
 
-from scoreboard.net.mqtt import MQTTClient, ticks_diff, ticks_ms
+from scoreboard.aio import sleep_ms as _sleep_ms
+from scoreboard.net.mqtt import MQTTClient
 
 
-async def _sleep_ms(ms):
-    await asyncio.sleep(ms / 1000)
 
 
 def _jitter(ms):
@@ -25,7 +24,6 @@ def _jitter(ms):
     # after the broker restarts.
     return ms // 2 + ms * os.urandom(1)[0] // 512
 
-KINDS = ('knockoff', 'tapdraw', 'horsecollar', 'fourframe', 'practice', 'shovehapenny')
 _OK = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-'
 
 
@@ -125,7 +123,7 @@ class Venue:
         self.board_id = board_id
         self.table = conf['table']
         self.base = 'shuffleboard/%s/%s/' % (conf['venue'], conf['table'])
-        self._start = ticks_ms()
+        self._start = time.time()
         self.seconds = seconds or self._seconds
         self.client = MQTTClient('sb-%s-%s' % (conf['table'], board_id), conf['host'],
                                  conf['port'], conf['user'], conf['password'], keepalive,
@@ -146,7 +144,9 @@ class Venue:
         ctl.on_bank = self.bank
 
     def _seconds(self):
-        return ticks_diff(ticks_ms(), self._start) // 1000
+        # whole seconds since the link started: time.time(), which never wraps (a ms tick
+        # difference would turn negative after days of play)
+        return int(time.time() - self._start)
 
     def bank(self, game, names):
         """The controller's `on_bank` hook: the record to the outbox (flash), nothing sent."""

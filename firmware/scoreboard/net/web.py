@@ -10,6 +10,7 @@ import json
 from microdot import Microdot, Request, Response
 from microdot.microdot import NoCaseDict
 
+from ..catalogue import BUTTONS, GESTURES, NAME_MAX, name_ok, pin_ok
 from .pairing import Locked, WrongPin
 
 MAX_HEAD = 2048
@@ -21,10 +22,6 @@ WRITE_MS = 5000
 MAX_CONNECTIONS = 10
 MAX_STREAMS = 6
 KEEPALIVE_MS = 15000
-NAME_MAX = 12
-
-BUTTONS = ('RED', 'BLUE', 'OK', 'RED_MINUS', 'BLUE_MINUS')
-GESTURES = ('tap', 'long', 'hold')
 ACTIONS = {
     'frame': ('red', 'blue', 'points', 'bed'),
     'undo': (),
@@ -79,15 +76,13 @@ def public(view):
 
 
 def check_name(name):
-    """None or a name of 1..NAME_MAX printable characters; else ValueError."""
-    if name is None:
+    """None or a name of 1..NAME_MAX printable characters (the catalogue's rule, which the
+    controller keeps); else ValueError saying which part is wrong."""
+    if name_ok(name):
         return
     if not isinstance(name, str) or not 1 <= len(name) <= NAME_MAX:
         raise ValueError('a name is 1..%d characters' % NAME_MAX)
-    for ch in name:
-        c = ord(ch)
-        if c < 32 or 127 <= c < 160:
-            raise ValueError('a name is printable text')
+    raise ValueError('a name is printable text')
 
 
 def check_action(a):
@@ -573,7 +568,7 @@ def make_app(remote):
                 p.request(now)
                 return reply(202, {'pin': 'shown on the board'})
             pin = d['pin']
-            if len(d) != 1 or not isinstance(pin, str) or len(pin) != 4 or not pin.isdigit():
+            if len(d) != 1 or not pin_ok(pin):
                 return refuse(400, 'pair takes {"pin": "NNNN"}, the 4 digits as a string')
             token = p.confirm(pin, now)
         except Locked:

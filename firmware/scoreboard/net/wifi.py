@@ -6,17 +6,10 @@
 # at once (connect() starts a join, the task polls it), so the scoring loop never waits. The
 # password is never printed, logged or served.
 import json
-import os
 
-from ..store import join
+from ..files import join, replace
 
-try:
-    from asyncio import sleep_ms
-except ImportError:  # CPython
-    import asyncio
-
-    def sleep_ms(ms):  # type: ignore[misc,no-redef]
-        return asyncio.sleep(ms / 1000)
+from ..aio import sleep_ms
 
 FILE = 'net.json'
 NEW = 'net.new'
@@ -44,14 +37,7 @@ def load_settings(root=''):
 
 def save_settings(root, d):
     """Written whole beside the old file before the old one goes: a cut keeps one of them."""
-    new = join(root, NEW)
-    with open(new, 'w') as f:
-        f.write(json.dumps(d))
-    try:
-        os.remove(join(root, FILE))
-    except OSError:
-        pass
-    os.rename(new, join(root, FILE))
+    replace(join(root, FILE), join(root, NEW), json.dumps(d))
 
 
 def check(ssid, password, hostname):

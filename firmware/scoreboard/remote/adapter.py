@@ -16,7 +16,7 @@ made in the constructor).
 """
 
 from ..ui import keys
-from ..ui.ticks import add, diff
+from ..ticks import add, diff
 from .nec import REPEAT
 
 from ..compat import const
@@ -105,7 +105,7 @@ class RemoteKeys:
         """The remote's keys down at `now` (ms tick); drains and decodes the waiting edges."""
         self._now = now
         ring = self._ring
-        if ring._head != ring._tail or ring.lost:   # the idle pass: nothing to drain
+        if ring.head != ring.tail or ring.lost:   # the idle pass: nothing to drain
             ring.drain(self.decoder)
         if self._code < 0 and not self._gap:
             return 0

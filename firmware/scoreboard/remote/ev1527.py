@@ -15,7 +15,7 @@ identical frame in a row (within PAIR_US), and again for each identical frame af
 glitch, a half frame or two fobs at once (their frames alternate or collide) yield nothing.
 """
 
-from ..ui.ticks import diff
+from ..ticks import diff
 
 from ..compat import const
 

@@ -17,7 +17,7 @@ before it; a held remote's repeats cannot fit that cadence after another remote'
 so repeats are never credited to the wrong key.
 """
 
-from ..ui.ticks import diff
+from ..ticks import diff
 
 from ..compat import const
 

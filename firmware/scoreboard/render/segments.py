@@ -192,7 +192,7 @@ def score(buf, start, width, total, pending, blink_on, left=False):
     return p0 + n - 1
 
 
-def _wants_cell(total, pending, width, c):
+def wants_cell(total, pending, width, c):
     """True when total and pending fit side by side in the whole field of `width` cells but
     not beside a marker cell (c = 1)."""
     if not c or pending <= 0:
@@ -232,7 +232,7 @@ def counted(buf, start, width, letter, v):
     number(buf, start + 1, width - 1, v)
 
 
-def _lead(buf, start, width, view):
+def lead_token(buf, start, width, view):
     """The rules page's first token, 't15' or 'F3' (the target, or the frame where the game has
     no target line): its letter, then the number right-aligned in the rest of the cells. With
     buf None, only the cells it takes at the least."""
@@ -243,7 +243,7 @@ def _lead(buf, start, width, view):
     counted(buf, start, width, 't' if t > 0 else 'F', v)
 
 
-def _end_word(buf, start, width, view):
+def end_word(buf, start, width, view):
     """'End2' ('End 2' with room, 'E2' in two cells) from `start`, blanks after it."""
     clear(buf, start, width)
     end = num(view, 'end')
@@ -258,7 +258,7 @@ def _end_word(buf, start, width, view):
         number(buf, start + 1, 1, end)
 
 
-def _page(view, phase):
+def screen_page(view, phase):
     """The page of a setup or game-over screen showing in this phase."""
     if view.get('screen') == 'over' and view.get('winner') is None:
         return _P_TEXT
@@ -269,12 +269,12 @@ def _page(view, phase):
 
 
 # The counts pages (_P_GAMES.. _P_COLLARS): the view key, and the letter ('GLC'[pg - _P_GAMES]).
-_COUNT_KEY = ('games', 'legs', 'collars')
+COUNT_KEYS = ('games', 'legs', 'collars')
 
 
 # ---- layouts ------------------------------------------------------------------------------
 
-class _Layout:
+class BaseLayout:
     """Common part: the work buffer across all drivers, the push, brightness and power."""
 
     def __init__(self, drivers):
@@ -336,14 +336,14 @@ class _Layout:
             d.deinit()
 
 
-class SidesLayout(_Layout):
+class SidesLayout(BaseLayout):
     """One module per side: red_drv shows red, blue_drv shows blue. The hammer/turn marker is
     the first cell of a side's module, segment d (marker=None, the default: the 4-digit clock
     modules have no decimal points, and a dp is smaller than a segment), or the decimal point
     of digit `marker` (-1: the last) on modules whose dp is as large as a segment."""
 
     def __init__(self, red_drv, blue_drv, marker=None):
-        _Layout.__init__(self, (red_drv, blue_drv))
+        BaseLayout.__init__(self, (red_drv, blue_drv))
         self.red_drv = red_drv
         self.blue_drv = blue_drv
         self.rw = red_drv.width
@@ -377,9 +377,9 @@ class SidesLayout(_Layout):
             value(buf, rw, bw, m.get('value') if m else None)
             return
         if screen == 'setup' or screen == 'over':
-            pg = _page(view, phase)
+            pg = screen_page(view, phase)
             if pg != _P_TEXT:
-                self._page(view, pg)
+                self.screen_page(view, pg)
                 return
         if screen == 'setup':
             chosen = view.get('hammer')
@@ -412,14 +412,14 @@ class SidesLayout(_Layout):
         clear(buf, 0, rw + bw)
         # The score keeps clear of the marker cell unless it needs the whole module ('12=2'
         # on four digits): then the marker shows only where the score leaves its cell blank.
-        cr = 0 if _wants_cell(red, pr, rw, c) else c
-        cb = 0 if _wants_cell(blue, pb, bw, c) else c
+        cr = 0 if wants_cell(red, pr, rw, c) else c
+        cb = 0 if wants_cell(blue, pb, bw, c) else c
         score(buf, cr, rw - cr, red, pr, blink_on)
         score(buf, rw + cb, bw - cb, blue, pb, blink_on)
         self._mark('red', marked(view, 'red', blink_on) and buf[self.rmark] == 0)
         self._mark('blue', marked(view, 'blue', blink_on) and buf[self.bmark] == 0)
 
-    def _page(self, view, pg):
+    def screen_page(self, view, pg):
         buf = self.buf
         rw = self.rw
         bw = self.bw
@@ -427,10 +427,10 @@ class SidesLayout(_Layout):
             text(buf, 0, rw, vocab.winner_word(view))
             text(buf, rw, bw, 'uuin')            # 'uu' is the seven-segment W
         elif pg == _P_RULES:
-            _lead(buf, 0, rw, view)              # 't 15' on the red module
-            _end_word(buf, rw, bw, view)         # 'End2' on the blue one
+            lead_token(buf, 0, rw, view)              # 't 15' on the red module
+            end_word(buf, rw, bw, view)         # 'End2' on the blue one
         else:
-            key = _COUNT_KEY[pg - _P_GAMES]
+            key = COUNT_KEYS[pg - _P_GAMES]
             letter = 'GLC'[pg - _P_GAMES]
             counted(buf, 0, rw, letter, side_num(view, key, 'red'))
             counted(buf, rw, bw, letter, side_num(view, key, 'blue'))

@@ -4,9 +4,9 @@
 from scoreboard.render.font7 import BAR, FONT
 from scoreboard.render import vocab
 from scoreboard.render.vocab import num, side_num, marked, blink
-from scoreboard.render.segments import (_Layout, _end_word, _lead, _page, _wants_cell,
+from scoreboard.render.segments import (BaseLayout, end_word, lead_token, screen_page, wants_cell,
                                         cells, clear, counted, field, label, number, score, text,
-                                        value, _COUNT_KEY)
+                                        value, COUNT_KEYS)
 
 from ..compat import const
 
@@ -18,13 +18,13 @@ _P_RULES = const(2)
 _P_GAMES = const(3)
 
 
-class SingleLayout(_Layout):
+class SingleLayout(BaseLayout):
     """One module of 4, 6 or 8 digits for both sides: red on the left half, blue on the right
     half. The hammer/turn marker is the outer cell of a side's half, segment d (6 digits and
     more; marker=None), else the dp of the last digit of a side's field."""
 
     def __init__(self, drv, marker=None):
-        _Layout.__init__(self, (drv,))
+        BaseLayout.__init__(self, (drv,))
         self.drv = drv
         self.hw = drv.width // 2
         self.cell = marker is None and drv.width >= 6
@@ -45,9 +45,9 @@ class SingleLayout(_Layout):
             value(buf, w - vw, vw, m.get('value') if m else None)
             return
         if screen == 'setup' or screen == 'over':
-            pg = _page(view, phase)
+            pg = screen_page(view, phase)
             if pg != _P_TEXT:
-                self._page(view, pg, phase)
+                self.screen_page(view, pg, phase)
                 return
         if screen == 'setup':
             chosen = view.get('hammer')
@@ -80,8 +80,8 @@ class SingleLayout(_Layout):
         # score leaves the cell blank. When the cells would leave no room for both sides (two
         # 2-digit totals on 6 digits), the marker falls back to the dp.
         c = 1 if self.cell and not over else 0
-        cr = 0 if _wants_cell(red, pr, hw, c) else c
-        cb = 0 if _wants_cell(blue, pb, w - hw, c) else c
+        cr = 0 if wants_cell(red, pr, hw, c) else c
+        cb = 0 if wants_cell(blue, pb, w - hw, c) else c
         fr = field(red, pr, hw - cr)
         fb = field(blue, pb, w - hw - cb)
         if c and (fr > hw - cr or fb > w - hw - cb or fr + fb >= w - cr - cb):
@@ -109,7 +109,7 @@ class SingleLayout(_Layout):
             buf[0] = FONT[(ord('r') if red_side else ord('b')) - 32]
             t = red if red_side else blue
             p = pr if red_side else pb
-            if _wants_cell(t, p, w - 1, c):
+            if wants_cell(t, p, w - 1, c):
                 c = 0 if not self.cell else 2      # the score takes the cell: marker if blank
             score(buf, 1, w - 1 - (c & 1), t, p, blink_on)
             if over and not blink_on and view.get('winner') == side:
@@ -142,7 +142,7 @@ class SingleLayout(_Layout):
             elif buf[w - 1] == 0:
                 buf[w - 1] = BAR
 
-    def _page(self, view, pg, phase):
+    def screen_page(self, view, pg, phase):
         buf = self.buf
         w = self.width
         hw = self.hw
@@ -157,19 +157,19 @@ class SingleLayout(_Layout):
             else:
                 text(buf, 0, w, 'uuin')
         elif pg == _P_RULES:
-            n = _lead(None, 0, 0, view)
+            n = lead_token(None, 0, 0, view)
             if n + 5 <= w:                           # 't15 End2'
-                _lead(buf, 0, n, view)
-                _end_word(buf, w - 4, 4, view)
+                lead_token(buf, 0, n, view)
+                end_word(buf, w - 4, 4, view)
             elif n + 3 <= w:                         # 't15 E2'
-                _lead(buf, 0, n, view)
-                _end_word(buf, w - 2, 2, view)
+                lead_token(buf, 0, n, view)
+                end_word(buf, w - 2, 2, view)
             elif (phase >> 2) & 1 == 0:
-                _lead(buf, 0, w, view)               # 't 15', then
+                lead_token(buf, 0, w, view)               # 't 15', then
             else:
-                _end_word(buf, 0, w, view)           # 'End2'
+                end_word(buf, 0, w, view)           # 'End2'
         else:
-            key = _COUNT_KEY[pg - _P_GAMES]
+            key = COUNT_KEYS[pg - _P_GAMES]
             letter = 'GLC'[pg - _P_GAMES]
             counted(buf, 0, hw, letter, side_num(view, key, 'red'))
             counted(buf, hw, w - hw, letter, side_num(view, key, 'blue'))

@@ -4,7 +4,6 @@
 # so a board that has no second input never holds this code.
 from ..core import BLUE, KINDS, RED, RuleError, new_game
 from . import state as states
-from .controller import CHOICE_OPTIONS, _zero
 from .gestures import CHORD, HOLD, LONG, TAP
 from .input import HELD, PRESS
 from .keys import BLUE as K_BLUE
@@ -65,18 +64,7 @@ def act(c, action, now):
         raise ValueError('unknown action %r' % (do,))
     if c.menu is not None:
         raise RuleError('menu open')
-    msg, sticky = c.message, c._sticky
-    c.message = None         # as a press does; put back if the action is refused
-    c._sticky = False
-    try:
-        fn(c, action, now)
-    except Exception:
-        c.message = msg
-        c._sticky = sticky
-        raise
-    c._feedback = False
-    c.touch(now)
-    c._done(now)
+    c.perform(fn, action, now)
 
 
 def _keys(action, allowed):
@@ -97,13 +85,13 @@ def _act_frame(c, action, now):
         # hammer as chosen); a refused entry takes the start back, so nothing changes.
         from .match import Match
         before = c.match.to_dict()
-        c._start(now, persist=False)
+        c.start(now, persist=False)
         try:
             _enter_frame(c, action, now)
         except Exception:
             c.game = None
             c.screen = 'setup'
-            c.pending = _zero()
+            c.pending = c.zero()
             c.cursor = 1
             c.match = Match.from_dict(before)
             raise
@@ -121,18 +109,18 @@ def _enter_frame(c, action, now):
             g.end_turn()
             c.cursor = 1
         else:
-            c._mark(bed, now)
+            c.mark(bed, now)
     elif e == 'frame':
         _keys(action, ('red', 'blue'))
-        c._enter({RED: action.get('red', 0), BLUE: action.get('blue', 0)}, now)
+        c.enter({RED: action.get('red', 0), BLUE: action.get('blue', 0)}, now)
     else:
         _keys(action, ('points',))
-        p = _zero()
+        p = c.zero()
         p[g.turn] = action.get('points', 0)
-        c._enter(p, now)
-    c.pending = _zero()
-    c._after_entry(now)
-    c._entered(now)                     # the buzzer's chime (or win tune), as for OK
+        c.enter(p, now)
+    c.pending = c.zero()
+    c.after_entry(now)
+    c.chime(now)                     # the buzzer's chime (or win tune), as for OK
 
 
 def _act_undo(c, action, now):
@@ -140,14 +128,14 @@ def _act_undo(c, action, now):
     if c.game is None and c.screen == 'setup':
         if c.aside is None:     # as OK long on the setup screen: the game set aside comes back
             raise RuleError('nothing to undo')
-        c._bring_back(now)
+        c.bring_back(now)
         return
     g = _in_play(c)
     if c.pending[RED] or c.pending[BLUE]:
         raise RuleError('points pending')
     if not g.undo():
         raise RuleError('nothing to undo')
-    c._after_entry(now)
+    c.after_entry(now)
 
 
 def _act_redo(c, action, now):
@@ -157,7 +145,7 @@ def _act_redo(c, action, now):
         raise RuleError('points pending')
     if not g.redo():
         raise RuleError('nothing to redo')
-    c._after_entry(now)
+    c.after_entry(now)
 
 
 def _act_target(c, action, now):
@@ -167,8 +155,8 @@ def _act_target(c, action, now):
     if g is not None:
         if type(v) is int and v == g.target:
             return              # the line is there already: nothing changes
-        c._move_line(v, now)     # the core refuses a game without a line, or a bad one
-        c._persist(now)
+        c.move_line(v, now)     # the core refuses a game without a line, or a bad one
+        c.persist(now)
         return
     kind = c.kind
     new_game(kind, target=v)            # the core checks the line (RuleError)
@@ -177,14 +165,14 @@ def _act_target(c, action, now):
         mine = dict(mine)
         mine['target'] = v
         c.settings['opts'][kind] = mine
-        c._persist(now)
+        c.persist(now)
 
 
 def _act_bank(c, action, now):
     _keys(action, ())
     if c.screen != 'over':
         raise RuleError('game not over')
-    c._bank(now)
+    c.bank(now)
 
 
 def _act_new(c, action, now):
@@ -217,21 +205,21 @@ def _act_new(c, action, now):
     new_game(kind, **merged)            # every option checked by the core (RuleError)
     # Nothing refused: now change.
     if c.game is not None:
-        c._set_aside(c.game)
+        c.set_aside(c.game)
     choice = None
     rules = {}
     for k in merged:
-        if k in CHOICE_OPTIONS:
+        if k in c.CHOICE_OPTIONS:
             choice = merged[k]
         else:
             rules[k] = merged[k]
     c.settings['game'] = kind
     c.settings['opts'][kind] = rules
     c.names = {RED: names.get(RED), BLUE: names.get(BLUE)}
-    c._to_setup()
+    c.to_setup()
     if choice is not None:
         c.choice = choice
-    c._persist(now)
+    c.persist(now)
 
 
 ACTIONS = {

@@ -14,7 +14,7 @@ from .keys import BLUE as K_BLUE
 from .keys import NAMES as KEY_NAMES
 from .keys import RED as K_RED
 from .match import Match
-from .ticks import add, diff
+from ..ticks import add, diff
 
 SIDE_FOR_KEY = {K_RED: RED, K_BLUE: BLUE, RED_MINUS: RED, BLUE_MINUS: BLUE}
 CHOICE_OPTIONS = ('hammer', 'first')   # chosen on the setup screen, not in the settings
@@ -28,7 +28,7 @@ def _opener(g):
     return other(g.options['hammer'])
 
 
-def _zero():
+def zero():
     return {RED: 0, BLUE: 0}
 
 
@@ -45,6 +45,8 @@ class Controller:
     REST_MS = 250                # the shove ha'penny cursor is saved once it rests this long
     RECHECK_MS = 1000            # the timers are looked at least this often
     DEFAULT_BRIGHTNESS = states.DEFAULT_BRIGHTNESS
+    CHOICE_OPTIONS = CHOICE_OPTIONS
+    zero = staticmethod(zero)   # {red: 0, blue: 0}, for ui/actions.py (which never imports this)
 
     def __init__(self, now, store=None, saved=None, message=None, sticky=False):
         self._store = store
@@ -56,7 +58,7 @@ class Controller:
         self.version = 0
         self._view = None
         self._kept = None           # the view dict, kept: the next view updates it in place
-        self._due = None            # when tick() next has work (None: at once)
+        self.due = None            # when tick() next has work (None: at once)
         self.settings = {'game': KINDS[0], 'brightness': self.DEFAULT_BRIGHTNESS, 'opts': {},
                          'sound': 'on'}
         # The board's optional parts (DESIGN section 11), set by the app: the buzzer (`cues`,
@@ -70,13 +72,12 @@ class Controller:
         self.room = self.DEFAULT_BRIGHTNESS
         self.buttons = KEY_NAMES[:3]
         self.learning = None        # the menu's learn round (remote.learn.Learn) while it runs
-        self._heard = []            # the remotes' press counts the menu has shown
         self.match = Match(1)
         self.game = None
         self.screen = 'setup'
         self.choice = None          # setup: who has the hammer (turn games: shoots first)
         self.opener = None          # who opened the last game banked: the starter alternates
-        self.pending = _zero()
+        self.pending = zero()
         self.cursor = 1             # shove ha'penny: a bed number or 'end'
         self.menu = None
         self.names = {RED: None, BLUE: None}
@@ -100,12 +101,24 @@ class Controller:
                 st = None
                 message = 'state lost'
             if st is not None:
-                for name in st:
-                    setattr(self, name, st[name])
+                self.restore(st)
         if self.choice is None:
             self.choice = self._default_choice()
         if message:
-            self._say(message, now)
+            self.say(message, now)
+
+    def restore(self, st):
+        """Take a saved state as ui/state.py's parse() returns it, field by field."""
+        self.settings = st['settings']
+        self.match = st['match']
+        self.game = st['game']
+        self.screen = st['screen']
+        self.cursor = st['cursor']
+        self.choice = st['choice']
+        self.opener = st['opener']
+        self.names = st['names']
+        self.aside = st['aside']
+        self.changed()
 
     # --- settings ---------------------------------------------------------------------------
 
@@ -147,11 +160,11 @@ class Controller:
         if self.asleep:
             self.asleep = False
             self.dimmed = False
-            self._changed()
+            self.changed()
             return True
         if self.dimmed:
             self.dimmed = False
-            self._changed()
+            self.changed()
         return False
 
     def tick(self, now):
@@ -159,32 +172,32 @@ class Controller:
         sleeps. Allocates nothing unless something changes. Between changes one comparison:
         the moment the next timer is due is worked out when the controller changes (and at
         least every RECHECK_MS, so a timer whose length was changed is seen)."""
-        if self._due is not None and diff(now, self._due) < 0:
+        if self.due is not None and diff(now, self.due) < 0:
             return
         self._timers(now)
-        self._due = self._next_due(now)
+        self.due = self._next_due(now)
 
     def _timers(self, now):
         if (self.message is not None and not self._sticky and not self._feedback
                 and diff(now, self._msg_at) >= self.MESSAGE_MS):
             self.message = None
-            self._changed()
+            self.changed()
         if self.unsaved is not None and diff(now, self._retry_at) >= self.RETRY_MS:
             self._retry(now)
         if self._rest_at is not None and diff(now, self._rest_at) >= self.REST_MS:
-            self._persist(now)
+            self.persist(now)
             self._done(now)
         if self.pin is not None and diff(now, self._pin_at) >= self.PIN_MS:
             self.pin = None
-            self._changed()
+            self.changed()
         if not self.asleep:
             idle = diff(now, self._last)
             if idle >= self.SLEEP_MS:
                 self.asleep = True
-                self._changed()
+                self.changed()
             elif idle >= self.DIM_MS and not self.dimmed:
                 self.dimmed = True
-                self._changed()
+                self.changed()
         if self.menu is not None and self.remotes:
             from .menu import menu_tick     # learn and test listen to the remotes
             menu_tick(self, now)
@@ -248,7 +261,7 @@ class Controller:
         m = self.menu
         if m is not None and m['items'][m['i']] == 'test':
             m['values']['test'] = KEY_NAMES[key]    # the wiring check: the key's name
-            self._changed()
+            self.changed()
         return False
 
     def _held(self, key, now):
@@ -263,20 +276,21 @@ class Controller:
             text = 'back'
         else:
             return
-        self._say(text, now)
+        self.say(text, now)
         self._feedback = True
 
     def _done(self, now):
         if self._unsaid:
             self._unsaid = False
-            self._say('not saved ' + self.unsaved, now)
-        self._changed()
+            self.say('not saved ' + self.unsaved, now)
+        self.changed()
 
-    def _say(self, text, now):
+    def say(self, text, now):
+        """Show `text` as the message from `now` (it goes after MESSAGE_MS, or at a press)."""
         self.message = text
         self._msg_at = now
         self._feedback = False
-        self._changed()
+        self.changed()
 
     def _play_event(self, kind, key, now):
         g = self.game
@@ -285,8 +299,8 @@ class Controller:
                 self._commit(now)
             elif kind == LONG:
                 if self.pending[RED] or self.pending[BLUE]:
-                    self.pending = _zero()
-                    self._say('clear', now)     # as an undo says 'undo'
+                    self.pending = zero()
+                    self.say('clear', now)     # as an undo says 'undo'
                 else:
                     self._undo(now)
             elif kind == HOLD:
@@ -329,21 +343,21 @@ class Controller:
                     g.end_turn()
                     self.cursor = 1
                 else:
-                    self._mark(self.cursor, now)
+                    self.mark(self.cursor, now)
             else:
-                self._enter(self.pending, now)
+                self.enter(self.pending, now)
         except RuleError as e:
             self.refused = str(e)
-            self._say(self.refused, now)    # the pending points stay for a correction
+            self.say(self.refused, now)    # the pending points stay for a correction
             if self.cues is not None:
                 self.cues.refuse(now)
             return
-        self.pending = _zero()
-        self._after_entry(now)
-        self._entered(now)
+        self.pending = zero()
+        self.after_entry(now)
+        self.chime(now)
 
-    def _entered(self, now):
-        # An entry committed: the buzzer chimes, or plays the win tune when it ended the game.
+    def chime(self, now):
+        """An entry was committed: the buzzer chimes, or plays the win tune if it ended it."""
         s = self.cues
         if s is not None:
             if self.game.over:
@@ -351,7 +365,7 @@ class Controller:
             else:
                 s.chime(now)
 
-    def _enter(self, points, now):
+    def enter(self, points, now):
         """Points of a frame (`points` {red, blue}), a turn or a shot (the turn side's)."""
         g = self.game
         if g.ENTRY == 'frame':
@@ -359,7 +373,7 @@ class Controller:
             if g.options.get('doubles') and not g.over:
                 # Doubles: the pair at the other end shoots now; said for 2 s, never left in
                 # a side's score position.
-                self._say('end %d' % g.end, now)
+                self.say('end %d' % g.end, now)
             return
         side = g.turn
         before = g.collars(side) if g.COLLARS else 0
@@ -368,60 +382,66 @@ class Controller:
         else:
             g.enter_frame(**{side: points[side]})
         if g.COLLARS and g.collars(side) > before:
-            self._say('collar', now)
+            self.say('collar', now)
 
-    def _mark(self, bed, now):
+    def mark(self, bed, now):
+        """Shove ha'penny: a coin in `bed` for the side in turn (said when it scores nothing, or
+        is a gift to the other side)."""
         g = self.game
         got = g.mark(bed)
         if got is None:
-            self._say('no mark', now)
+            self.say('no mark', now)
         elif got != g.turn:
-            self._say('gift ' + got, now)
+            self.say('gift ' + got, now)
 
-    def _after_entry(self, now):
+    def after_entry(self, now):
+        """After an entry, an undo or a redo of the game in play: the screen follows the game,
+        the set-aside game is gone for good, and the state is saved."""
         self.screen = 'over' if self.game.over else 'play'
         self.aside = None           # the new game has an entry: the old one is gone for good
-        self._persist(now)
+        self.persist(now)
 
     def _undo(self, now):
         if self.game.undo():
-            self._say('undo', now)
-            self._after_entry(now)
+            self.say('undo', now)
+            self.after_entry(now)
         else:
-            self._say('no undo', now)
+            self.say('no undo', now)
 
     def _redo(self, now):
         if self.pending[RED] or self.pending[BLUE]:
             # The points pending belong to the frame or turn in play; a redo would move play
             # past them (entered twice, or dropped when the turn changes). Enter or clear first.
-            self._say('points pending', now)
+            self.say('points pending', now)
             return
         if self.game.redo():
-            self._say('redo', now)
-            self._after_entry(now)
+            self.say('redo', now)
+            self.after_entry(now)
         else:
-            self._say('no redo', now)
+            self.say('no redo', now)
 
     def _over_event(self, kind, key, now):
         if key != OK:
             return
         if kind == TAP:
-            self._bank(now)
+            self.bank(now)
         elif kind == LONG:
             self._undo(now)
         elif kind == HOLD:
             self._open_menu(now)
 
-    def _bank(self, now):
+    def bank(self, now):
+        """Game over: the game counts in the tally (games won, legs), is set aside (OK long on the
+        setup brings it back, the bank undone), the next game is set up; on_bank is told."""
         g = self.game
         before = self.match.to_dict()
         won = self.match.bank(g.winner)
-        self._set_aside(g, before)
+        self.set_aside(g, before)
         self.opener = _opener(g)
-        self._to_setup()
-        self._persist(now)
+        self.to_setup()
+        self.persist(now)
         if won is not None and self.match.best_of > 1:
-            self._say(won + ' match', now)
+            self.say(won + ' match', now)
         hook = self.on_bank
         if hook is not None:
             try:
@@ -429,7 +449,9 @@ class Controller:
             except Exception:       # the venue's record is not worth the scoring loop
                 pass
 
-    def _set_aside(self, g, match=None):
+    def set_aside(self, g, match=None):
+        """Keep `g` as the set-aside game (with `match`, the tally before its bank, if it was
+        banked); a game without an entry keeps the one already set aside."""
         # A game that a bank, a menu change or new_game replaces: OK long on the setup that
         # follows brings it back. A game without an entry keeps the one already set aside.
         if match is None and _entries(g) == 0:
@@ -437,17 +459,20 @@ class Controller:
         self.aside = {'game': g, 'match': match, 'opener': self.opener, 'choice': self.choice,
                       'cursor': self.cursor, 'names': dict(self.names)}
 
-    def _to_setup(self):
+    def to_setup(self):
+        """The setup screen for a new game (the hammer or first shooter by the alternation)."""
         self.game = None
         self.cursor = 1
         self.screen = 'setup'
-        self.pending = _zero()
+        self.pending = zero()
         self.choice = self._default_choice()
 
-    def _bring_back(self, now):
+    def bring_back(self, now):
+        """OK long on the setup screen: the set-aside game comes back exactly (a bank taken off
+        the tally), or 'no game' is said."""
         a = self.aside
         if a is None:
-            self._say('no game', now)
+            self.say('no game', now)
             return
         g = a['game']
         self.aside = None
@@ -467,17 +492,17 @@ class Controller:
             if name not in CHOICE_OPTIONS:
                 mine[name] = g.options[name]
         self.settings['opts'][kind] = mine
-        self.pending = _zero()
+        self.pending = zero()
         self.screen = 'over' if g.over else 'play'
-        self._persist(now)
-        self._say(text, now)
+        self.persist(now)
+        self.say(text, now)
 
     def _setup_event(self, kind, key, now):
         if key == OK:
             if kind == TAP:
-                self._start(now)
+                self.start(now)
             elif kind == LONG:
-                self._bring_back(now)
+                self.bring_back(now)
             elif kind == HOLD:
                 self._open_menu(now)
             return
@@ -485,9 +510,11 @@ class Controller:
             side = SIDE_FOR_KEY.get(key)
             if side is not None and side != self.choice:
                 self.choice = side
-                self._persist(now)
+                self.persist(now)
 
-    def _start(self, now=None, persist=True):
+    def start(self, now=None, persist=True):
+        """Start the chosen game with its options and the setup's choice (saved unless
+        persist is False: an action that may still be refused saves once it is done)."""
         kind = self.kind
         opts = self.opts(kind)
         who = self.choice
@@ -497,11 +524,11 @@ class Controller:
             opts['hammer'] = who
         self.game = new_game(kind, **opts)
         self.match.next_game()
-        self.pending = _zero()
+        self.pending = zero()
         self.cursor = 1
         self.screen = 'play'
         if persist:
-            self._persist(now)
+            self.persist(now)
 
     # --- menu (ui/menu.py) --------------------------------------------------------------------
 
@@ -509,12 +536,14 @@ class Controller:
         from .menu import open_menu     # the menu's code is loaded when it is first opened
         open_menu(self, now)
 
-    def _move_line(self, target, now):
+    def move_line(self, target, now):
+        """Move the target line of the game in play: an entry of the game (RuleError when the
+        game has no line or the value is out of range)."""
         g = self.game
         g.set_target(target)
         self.screen = 'over' if g.over else 'play'
         self.aside = None
-        self._say('target %d' % target, now)
+        self.say('target %d' % target, now)
 
     # --- a second input: the phone, a remote (ui/actions.py, loaded when first used) ------
 
@@ -529,6 +558,23 @@ class Controller:
         from .actions import act
         act(self, action, now)
 
+    def perform(self, fn, action, now):
+        """Run fn(self, action, now), one of ui/actions.py's actions, as a press would: the
+        message goes, and comes back as it was if fn raises (the action refused, nothing
+        changed); done, the action counts as a touch and the change is shown."""
+        msg, sticky = self.message, self._sticky
+        self.message = None
+        self._sticky = False
+        try:
+            fn(self, action, now)
+        except Exception:
+            self.message = msg
+            self._sticky = sticky
+            raise
+        self._feedback = False
+        self.touch(now)
+        self._done(now)
+
     def show_pin(self, pin, now):
         """The pairing PIN for the view (key `pin`) for at most PIN_MS, or None to hide it."""
         if pin is not None and (type(pin) is not str or not 0 < len(pin) <= 8
@@ -537,13 +583,15 @@ class Controller:
         if pin != self.pin:
             self.pin = pin
             self._pin_at = now
-            self._changed()
+            self.changed()
 
     # --- view ---------------------------------------------------------------------------------
 
-    def _changed(self):
+    def changed(self):
+        """Something the view shows changed: the view is built again when next read, the timers
+        are looked at at the next tick."""
         self._view = None
-        self._due = None            # the timers are looked at again at the next tick
+        self.due = None            # the timers are looked at again at the next tick
         self.version += 1
 
     @property
@@ -560,8 +608,9 @@ class Controller:
         """Everything a power cut must not lose, JSON-safe (ui/state.py)."""
         return states.dump(self)
 
-    def _persist(self, now=None):
-        self._changed()
+    def persist(self, now=None):
+        """Save the state now (a failed save is said and retried, see RETRY_MS)."""
+        self.changed()
         self._rest_at = None        # whatever was waiting is in this save
         if self._store is None:
             return
@@ -584,7 +633,7 @@ class Controller:
                 self.unsaved = None
                 if self.message is not None and self.message.startswith('not saved'):
                     self.message = None
-                self._changed()
+                self.changed()
             return True
         self.unsaved = getattr(st, 'problem', None) or 'flash error'
         return False
@@ -592,5 +641,5 @@ class Controller:
     def _retry(self, now):
         self._retry_at = now
         if not self._write():
-            self._say('not saved ' + self.unsaved, now)
+            self.say('not saved ' + self.unsaved, now)
 

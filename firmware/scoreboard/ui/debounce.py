@@ -14,7 +14,7 @@ idle line is reported as a short press (at least `settle_ms`): shielded wiring i
 
 from array import array
 
-from .ticks import diff
+from ..ticks import diff
 
 
 class Debouncer:
@@ -24,7 +24,7 @@ class Debouncer:
         self._t = array('i', [0] * width)  # per key: start of its settle window
         self._raw = 0  # raw bits at the previous update
         self._stable = 0  # debounced bits
-        self._settling = 0  # keys inside their settle window
+        self.settling = 0  # keys inside their settle window
 
     @property
     def stable(self):
@@ -33,7 +33,7 @@ class Debouncer:
     def update(self, raw_bits, now_ms):
         """Feed one scan (raw bits, masked ms tick); return the debounced bits."""
         raw = raw_bits & self._mask
-        work = (raw ^ self._raw) | self._settling | (raw ^ self._stable)
+        work = (raw ^ self._raw) | self.settling | (raw ^ self._stable)
         k = 0
         while work:
             if work & 1:
@@ -46,7 +46,7 @@ class Debouncer:
     def _key(self, k, raw, now):
         # Kept small: a bytecode function whose frame exceeds 11 words gets it from the heap.
         b = 1 << k
-        if self._settling & b:
+        if self.settling & b:
             el = diff(now, self._t[k])
             if el < 0:  # the clock went back: time the window from now
                 self._t[k] = now
@@ -55,8 +55,8 @@ class Debouncer:
                 if (raw ^ self._raw) & b:  # a bounce: steady only from now
                     self._t[k] = now
                 return
-            self._settling &= ~b
+            self.settling &= ~b
         if (raw ^ self._stable) & b:
             self._stable ^= b
-            self._settling |= b
+            self.settling |= b
             self._t[k] = now

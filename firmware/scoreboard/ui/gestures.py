@@ -25,7 +25,7 @@ of one scan come in a fixed order: CHORD, then releases by key index, then HOLD/
 from array import array
 
 from .keys import BIT, BLUE, BLUE_MINUS, RED, RED_MINUS
-from .ticks import add, diff
+from ..ticks import add, diff
 
 from ..compat import const
 

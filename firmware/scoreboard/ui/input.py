@@ -13,7 +13,7 @@ Nothing here allocates; a scan with no key down and nothing settling returns at 
 
 from .debounce import Debouncer
 from .gestures import Gestures
-from .ticks import diff
+from ..ticks import diff
 
 from ..compat import const
 
@@ -29,16 +29,16 @@ class Input(Gestures):
         self.debounce = Debouncer(width=width)
         self._boot = True
         self._told = 0      # keys down that had their HELD
-        self._busy = True   # something to look at even with no raw key down
+        self.busy = True   # something to look at even with no raw key down
 
     @property
     def idle(self):
         """True when no key is down (debounced or settling) and no gesture is in progress."""
-        return not self._busy
+        return not self.busy
 
     def scan(self, raw, now):
         """One scan: the raw bitmap of keys down at `now` (masked ticks)."""
-        if not raw and not self._busy:
+        if not raw and not self.busy:
             return
         deb = self.debounce
         bits = deb.update(raw, now)
@@ -53,7 +53,7 @@ class Input(Gestures):
         live = self._down & ~self._dead & ~self._told & ~self.REPEAT_KEYS
         if live:
             self._held(live, now)
-        self._busy = bool(bits or deb._settling or self._chord)
+        self.busy = bool(bits or deb.settling or self._chord)
 
     def _presses(self, pressed, now):
         k = 0

@@ -85,7 +85,6 @@ def open_menu(c, now):
     values['test'] = '-'
     values['sound'] = c.settings.get('sound', 'on')
     values['learn'] = '-'
-    c._heard = [r.presses for r in c.remotes]
     g = c.game
     if g is not None:
         for name in AT_ONCE:      # these follow the game in play
@@ -93,8 +92,10 @@ def open_menu(c, now):
                 values[name] = g.options[name]
         if g.target is not None:
             values['target'] = g.target
-    c.menu = {'items': items_for(kind, _parts(c)), 'i': 0, 'values': values}
-    c._say('menu', now)
+    # `heard`: the remotes' press counts the menu has shown (`test` shows each new code)
+    c.menu = {'items': items_for(kind, _parts(c)), 'i': 0, 'values': values,
+              'heard': [r.presses for r in c.remotes]}
+    c.say('menu', now)
 
 
 def menu_event(c, kind, key, now):
@@ -138,12 +139,12 @@ def menu_event(c, kind, key, now):
         # Brightness applies at once, so it is saved at once: what the display shows
         # survives a power cut (the menu's other changes apply when it is left).
         c.settings['brightness'] = new
-        c._persist(now)
+        c.persist(now)
     elif item == 'sound':
         c.settings['sound'] = new   # at once too, and heard at once: the next press clicks
         if c.cues is not None:
             c.cues.on = new == 'on'
-        c._persist(now)
+        c.persist(now)
 
 
 # --- the remotes in the menu: learn and test (DESIGN section 11) ---------------------------
@@ -181,7 +182,7 @@ def _learn_save(c, lr, now):
             mine['0x%X' % code] = codes[kind][code]
         saved[kind] = mine
     c.settings['remote'] = saved
-    c._persist(now)
+    c.persist(now)
     _show(c, 'learn', 'done')
 
 
@@ -189,7 +190,7 @@ def _show(c, item, value):
     m = c.menu
     if m is not None:
         m['values'][item] = value
-        c._changed()
+        c.changed()
 
 
 def menu_tick(c, now):
@@ -209,7 +210,7 @@ def menu_tick(c, now):
                 _learn_save(c, lr, now)
             else:
                 _show(c, 'learn', lr.button)
-    heard = c._heard
+    heard = c.menu['heard']
     rs = c.remotes
     i = 0
     while i < len(rs):
@@ -249,7 +250,7 @@ def _leave(c, now):
                 g.options[name] = rules[name]
         if 'target' in rules and rules['target'] != g.target:
             # Moving the line is an entry of the game: undoable, and it may end or reopen it.
-            c._move_line(rules['target'], now)
+            c.move_line(rules['target'], now)
     if vals['best_of'] != c.match.best_of:
         c.match.best_of = vals['best_of']
         c.match.legs = {'red': 0, 'blue': 0}
@@ -260,9 +261,9 @@ def _leave(c, now):
         c.on_unpair()           # the runner's pairing.forget_all: every phone must pair again
     if restart:
         if g is not None:
-            c._set_aside(g)
-        c._to_setup()
-    c._persist(now)
+            c.set_aside(g)
+        c.to_setup()
+    c.persist(now)
     _let_go(c)
 
 

@@ -1,8 +1,35 @@
-# The saved-state format: everything of the controller a power cut must not lose, as JSON-safe
-# data, and the parser that reads it back. parse() builds everything first and changes nothing,
-# so a state it refuses leaves the controller as it was; check() is what the store calls to
-# know whether a slot is usable (DESIGN section 7: a slot the firmware cannot use counts as
-# damaged, and the store falls back to the other).
+# The saved state: everything of the controller a power cut must not lose, as JSON-safe data,
+# written (dump) and read (parse) here and nowhere else. parse() builds everything first and
+# changes nothing, so a state it refuses leaves the controller as it was; check() is what the
+# store calls to know whether a slot is usable (DESIGN section 7: a slot the firmware cannot
+# use counts as damaged, and the store falls back to the other).
+#
+# The format, version 1 (a dict; the store adds its own header and CRC around the JSON):
+#   v         1
+#   settings  {game: the chosen kind, brightness: 1..8 or 'auto', sound: 'on'|'off',
+#              opts: {kind: {option: value}} (each game's own options, setup choices excluded),
+#              remote: {'ir'|'rf': {'0x10EF': 'RED', ...}} (only once the menu learned codes)}
+#   match     Match.to_dict(): {best_of, games {red, blue}, legs {red, blue}, decided}
+#   screen    'setup', 'play' or 'over': for a reader of the file (tools, tests); never read
+#             back, the screen follows from the game (setup without one, over when it is won)
+#   game      the game in play, the core's compact to_dict() (undo and redo included), or None
+#   cursor    shove ha'penny: the bed cursor (1..beds or 'end') of the game in play
+#   choice    setup: the side chosen to have the hammer (turn games: to shoot first)
+#   opener    the side that opened the last banked game (the starter alternates), or None
+#   names     {red, blue}: each a name (name_ok) or None
+#   aside     the game set aside, or None: {game, match (the tally before its bank, or None),
+#             opener, choice, cursor, names}
+# Missing keys read as their defaults (states of earlier builds of version 1 lacked `names`,
+# `aside`, `sound`, `remote`), unknown keys are ignored.
+#
+# A state of an earlier version is brought up to this one on read, one step at a time
+# (MIGRATE); a version with no step to it is refused (the store then falls back to its other
+# slot). Version 1 is still the one written: a board rolled back to the firmware before this
+# file's MIGRATE (DESIGN section 12) must still read what this one saved, and readers of the
+# file use `screen` and `game`. Changing the format: add a field that older firmware can
+# ignore, or, where that cannot be, bump VERSION and add the step from the one before to
+# MIGRATE; keep the fixtures of host_tests/fixtures/saved resuming (docs/ARCHITECTURE.md,
+# "Change the save format").
 from ..core import BLUE, RED, load_game, new_game, traits
 from . import keys
 from .match import Match
@@ -70,13 +97,15 @@ def _remote(d):
 
 
 def dump(c, into=None):
-    """The controller's state, JSON-safe. The games are in their compact form, which shares
-    the games' logs: serialise it at once (the store does). Given `into` (a dict this returned
-    before, serialised since), that dict is filled again and returned: the saves reuse one."""
+    """The controller's state, JSON-safe, in this version's format. The games are in their
+    compact form, which shares the games' logs: serialise it at once (the store does). Given
+    `into` (a dict this returned before, serialised since), that dict is filled again and
+    returned: the saves reuse one."""
     a = c.aside
     if a is not None:
-        a = dict(a)
-        a['game'] = a['game'].to_dict(compact=True)
+        a = {'game': a['game'].to_dict(compact=True), 'match': a['match'],
+             'opener': a['opener'], 'choice': a['choice'], 'cursor': a['cursor'],
+             'names': a['names']}
     d = into
     if d is None:
         d = {}
@@ -96,6 +125,26 @@ def dump(c, into=None):
     return d
 
 
+# version -> the step that turns a state of that version into one of the next, e.g.
+#   def _from_v1(d): d = dict(d); d['v'] = 2; ...; return d
+MIGRATE: dict = {}
+
+
+def upgrade(d):
+    """A saved state of this or an earlier version, as this version's format (a new dict
+    where a step changed it). ValueError for a version this firmware cannot read."""
+    if type(d) is not dict:
+        raise ValueError('state version')
+    v = d.get('v')
+    while v != VERSION:
+        step = MIGRATE.get(v) if type(v) is int else None
+        if step is None:
+            raise ValueError('state version')
+        d = step(d)
+        v = d.get('v')
+    return d
+
+
 def _aside(a):
     # The set-aside game (ui/controller.py): a damaged one is dropped, the rest still loads.
     try:
@@ -109,10 +158,11 @@ def _aside(a):
 
 
 def parse(d):
-    """The fields of a saved state, checked; raises (ValueError, RuleError, KeyError, ...) for
-    a state the controller cannot use."""
-    if type(d) is not dict or d.get('v') != VERSION:
-        raise ValueError('state version')
+    """The fields of a saved state (of any version MIGRATE reaches), checked: a dict of
+    settings, match (a Match), game (a game or None), screen ('setup', 'play' or 'over', from
+    the game), cursor, choice, opener, names and aside, which Controller.restore takes one by
+    one. Raises (ValueError, RuleError, KeyError, ...) for a state the controller cannot use."""
+    d = upgrade(d)
     s = d['settings']
     kind = s['game']
     traits(kind)                        # an unknown game raises here
