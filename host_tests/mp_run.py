@@ -12,7 +12,19 @@ import sys
 
 HERE = __file__.rsplit('/', 1)[0] if '/' in __file__ else '.'
 ROOT = HERE + '/..'
-for p in (ROOT + '/tools', ROOT + '/firmware', HERE):
+
+
+def pythonpath():
+    """pyproject.toml's `pythonpath` (the test path pytest uses), as folders from here."""
+    with open(ROOT + '/pyproject.toml') as f:
+        for line in f:
+            if line.startswith('pythonpath'):
+                return [ROOT + '/' + p.strip().strip('"') for p in
+                        line.split('[', 1)[1].split(']', 1)[0].split(',') if p.strip()]
+    raise ValueError('no pythonpath in pyproject.toml')
+
+
+for p in reversed(pythonpath()):
     if p not in sys.path:
         sys.path.insert(0, p)
 

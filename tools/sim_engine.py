@@ -422,11 +422,3 @@ class Sim:
         """The displays as their chips show them: terminal lines, one block per display
         (ANSI colour where the output is a terminal: --colour)."""
         return self.vboard.picture(self.colour if colour is None else colour)
-
-
-def setup_path(root):
-    # The stand-in machine and neopixel must shadow the port's own; boards are top-level
-    # modules as board.py is on the device.
-    for p in (root + '/boards', root + '/firmware', root + '/tools', root + '/tools/virtual'):
-        if p not in sys.path:
-            sys.path.insert(0, p)
