@@ -6,8 +6,7 @@
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mpy_tools import ROOT, compile_tree, run, smallest_heap  # noqa: E402
+from mpy_tools import ROOT, compile_tree, onboard, run, smallest_heap
 
 # The press-script runs' path: boards, the compiled firmware, the engine, the virtual parts.
 HARNESS_PATH = '''
@@ -70,50 +69,6 @@ scoreboard.prepare_heap = lambda: None
 GAME_100_NO_POLICY = HARNESS_PATH + 'import sim_engine\n' + NO_POLICY + NEW_SIM + PLAY_100 + \
     "print('OK')\n"
 
-# The same 100 frames without the press-script harness: the virtual machine's pins are driven
-# directly, so the heap is the firmware's own (plus the stand-in `machine`).
-DIRECT_100 = '''
-import sys
-sys.path.insert(0, %(boards)r)
-sys.path.insert(0, %(fw)r)
-sys.path.insert(0, %(virtual)r)
-import os
-import machine
-d = '/tmp/sb-bench-direct'
-try:
-    os.mkdir(d)
-except OSError:
-    for n in os.listdir(d):
-        os.remove(d + '/' + n)
-import bare
-import scoreboard
-scoreboard.prepare_heap()      # as main.py does
-from scoreboard.app import App
-from scoreboard.store import Store
-app = App(bare, Store(d), 0)
-t = 0
-def tap(pin, ms=80):
-    global t
-    machine.drive(pin, 0)
-    for i in range(ms // 5):
-        t += 5
-        app.step(t)
-    machine.drive(pin, None)
-    for i in range(60):
-        t += 5
-        app.step(t)
-tap(12)
-for i in range(100):
-    # a point pending, cleared with a long OK, then the frame entered blank: 100 frames that
-    # exercise pending, undo-or-clear and commit without ending the game at 15
-    tap(10 if i %% 2 else 11)
-    tap(12, 1000)
-    tap(12)
-v = app.ctl.view
-assert v['frame'] == 101, v
-print('OK', v['frame'])
-'''
-
 # Where the heap of a press-script run goes, live bytes after gc.collect() at each stage: the
 # harness (stand-in machine, script engine), the firmware's code as the board loads it, the
 # app's own objects after boot, and what a played game adds. A list of code texts with the
@@ -161,34 +116,8 @@ BREAKDOWN = ''.join(breakdown_steps([PLAY_LOOP]))
 # How much of the firmware's code cost is bytecode, and how much the objects every function,
 # class and module needs in RAM: the same imports from .mpy files and from a ROMFS image (built
 # by `mpremote romfs build`) mounted with vfs.VfsRom, where bytecode and constants stay in the
-# image and run in place, as on a board whose MicroPython has a ROMFS partition.
-CODE_IMPORTS = ('import scoreboard.app, scoreboard.store, scoreboard.core.knockoff, '
-                'scoreboard.render.segments, scoreboard.drivers.tm1637')
-FROM_FILES = '''
-import gc
-import sys
-sys.path.insert(0, %(fw)r)
-gc.collect()
-a = gc.mem_alloc()
-%(imports)s
-gc.collect()
-print('files', gc.mem_alloc() - a)
-'''
-FROM_ROMFS = '''
-import gc
-import sys
-import vfs
-with open(%(image)r, 'rb') as f:
-    img = f.read()
-vfs.mount(vfs.VfsRom(img), '/rom')
-sys.path.insert(0, '/rom')
-gc.collect()
-a = gc.mem_alloc()
-%(imports)s
-gc.collect()
-print('romfs', gc.mem_alloc() - a, len(img))
-'''
-
+# image and run in place, as on a board whose MicroPython has a ROMFS partition
+# (tools/onboard/app_code_files.py, app_code_romfs.py).
 
 def code_in_place(build):
     import subprocess
@@ -196,8 +125,8 @@ def code_in_place(build):
     mpremote = os.path.join(os.path.dirname(sys.executable), 'mpremote')
     subprocess.run([mpremote, 'romfs', '--no-mpy', '-o', image, 'build', build], check=True,
                    capture_output=True)
-    files = run(FROM_FILES % {'fw': build, 'imports': CODE_IMPORTS}).stdout.split()
-    rom = run(FROM_ROMFS % {'image': image, 'imports': CODE_IMPORTS}).stdout.split()
+    files = run(onboard('app_code_files'), [build]).stdout.split()
+    rom = run(onboard('app_code_romfs'), args=[image]).stdout.split()
     if len(files) != 2 or len(rom) != 3:
         print('app: code in place: could not measure', files, rom)
         return
@@ -336,20 +265,6 @@ def wasm32_romfs(build, tools, node, prefix):
                      'app (32-bit): ROMFS run failed: %s\n' % r.stderr[-1000:])
 
 
-IDLE = '''
-import sys
-sys.path.insert(0, %(tests)r)
-sys.path.insert(0, %(fw)r)
-import app_probe
-for board in app_probe.boards():
-    sim = app_probe.sim_for(board)
-    b = app_probe.idle_bytes_per_step(sim)
-    lat = app_probe.latency_ms(sim)
-    # latency_ms steps the loop once per virtual ms: the count is loop passes, and the device
-    # runs one pass every LOOP_MS (5 ms)
-    print('app: %%-22s idle pass allocates %%s bytes; release to changed digits at the chip: '
-          '%%s loop pass(es), <= %%s ms' %% (board, b, lat, lat and lat * 5))
-'''
 
 
 def main():
@@ -394,11 +309,15 @@ def main():
         sys.stdout.write(r.stdout if r.returncode == 0 else r.stdout + r.stderr[-2000:])
     code_in_place(build)
     wasm32_breakdown(build, tools)
-    script = DIRECT_100 % dict(subst, boards=os.path.join(tools, 'fixtures'))
-    heap = smallest_heap(script, [], hi=4 << 20)
+    # 100 frames without the press-script harness: the virtual machine's pins are driven
+    # directly, so the heap is the firmware's own (plus the stand-in `machine`).
+    heap = smallest_heap(onboard('app_direct_100'),
+                         [os.path.join(tools, 'virtual'), build, os.path.join(tools, 'fixtures')],
+                         hi=4 << 20)
     print('app: smallest heap for the firmware alone (bare board, pins driven directly, no '
           'script harness): %s bytes' % heap)
-    r = run(IDLE % subst, [], timeout=600)
+    r = run(onboard('app_idle'), [os.path.join(ROOT, 'host_tests'), build,
+                                  os.path.join(ROOT, 'tools')], timeout=600)
     sys.stdout.write(r.stdout)
     if r.returncode:
         sys.stdout.write(r.stderr[-2000:])
