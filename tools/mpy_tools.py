@@ -51,6 +51,20 @@ def onboard(name):
     return os.path.join(ONBOARD, name + '.py')
 
 
+def chunks(name):
+    """tools/onboard/<name>.py cut at its marker lines (`# -- step`, `# -- read KEY`, ...), for
+    a port that runs it as calls of their own: [(marker, text)], the marker being the words
+    after `# -- ` ('step', 'read KEY'), the first chunk's ''."""
+    out = [['', '']]
+    with open(onboard(name)) as f:
+        for line in f:
+            if line.startswith('# -- '):
+                out.append([' '.join(line[5:].split()), ''])
+            else:
+                out[-1][1] += line
+    return [(m, t) for m, t in out]
+
+
 def run(script, path=(), heap=None, timeout=120, cwd=None, args=()):
     """Run MicroPython code under the unix port with the folders of `path` ahead on sys.path.
     `script` is a file (a path ending in .py: it gets `args` as sys.argv[1:] and its folder
