@@ -21,18 +21,7 @@ SUMMARY = re.compile(r'wrote (\d+) files?, removed (\d+), (\d+) unchanged')
 DEFAULT_BOARD = 'pico_tm1637'   # the Makefile's default BOARD
 
 PLACEHOLDER_MAIN = 'from scoreboard import app\napp.main()\n'
-PLACEHOLDER_APP = '''\
-import time
-import board
-ticks = 0
-
-
-def main():
-    global ticks
-    while True:
-        ticks += 1
-        time.sleep_ms(5)
-'''
+PLACEHOLDER_APP = os.path.join(ROOT, 'host_tests', 'fixtures', 'onboard', 'placeholder_app.py')
 
 
 def real_firmware():
@@ -61,7 +50,7 @@ def tree(tmp_path):
         (fw / 'main.py').write_text(PLACEHOLDER_MAIN)
         (fw / 'scoreboard' / '__init__.py').write_text('')
         (fw / 'scoreboard' / 'core' / '__init__.py').write_text('')
-        (fw / 'scoreboard' / 'app.py').write_text(PLACEHOLDER_APP)
+        shutil.copy(PLACEHOLDER_APP, fw / 'scoreboard' / 'app.py')
         boards.mkdir()
         (boards / 'fixture.py').write_text("MCU = 'virtual'\nBUTTONS = {}\n")
     return {'src': fw, 'boards': boards, 'build': tmp_path / 'build', 'board': board,
