@@ -66,28 +66,22 @@ def chunks(name):
 
 
 def run(script, path=(), heap=None, timeout=120, cwd=None, args=()):
-    """Run MicroPython code under the unix port with the folders of `path` ahead on sys.path.
-    `script` is a file (a path ending in .py: it gets `args` as sys.argv[1:] and its folder
-    first on sys.path; `path` comes next, through MICROPYPATH) or source text (`path` set up
-    by a line put before it, ahead of the current folder)."""
+    """Run the MicroPython file `script` (tools/onboard/..., see onboard()) under the unix port,
+    with `args` as its sys.argv[1:]. Its own folder comes first on its sys.path, then the
+    folders of `path` (through MICROPYPATH), then the port's own."""
     cmd = [MICROPYTHON]
     if heap:
         cmd += ['-X', 'heapsize=%d' % heap]
-    env = None
-    if script.endswith('.py') and '\n' not in script:
-        cmd += [script] + [str(a) for a in args]
-        env = dict(os.environ, MICROPYPATH=':'.join(list(path) + PORT_PATH))
-    else:
-        pre = 'import sys\n' + ''.join('sys.path.insert(0, %r)\n' % p for p in reversed(path))
-        cmd += ['-c', pre + script]
+    cmd += [script] + [str(a) for a in args]
+    env = dict(os.environ, MICROPYPATH=':'.join(list(path) + PORT_PATH))
     return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=cwd,
                           env=env)
 
 
 def smallest_heap(script, path=(), lo=2048, hi=1 << 20, ok_marker='OK', margin=4096, args=()):
-    """The smallest -X heapsize (bytes, 256-byte steps) that runs `script` to its `ok_marker`
-    line, and from which every larger size tried works too. Fragmentation makes "does it
-    fit" a little ragged near the edge (a size can fail where a smaller one passed), so after
+    """The smallest -X heapsize (bytes, 256-byte steps) that runs the file `script` (with
+    `args`) to its `ok_marker` line, and from which every larger size tried works too.
+    Fragmentation makes "does it fit" a little ragged near the edge (a size can fail where a smaller one passed), so after
     the binary search the sizes up to `margin` above the answer are tried in 1 KB steps; a
     failure there moves the answer above it."""
     def works(n):
