@@ -8,7 +8,7 @@ import vfs
 
 with open(sys.argv[1], 'rb') as f:
     img = f.read()
-vfs.mount(vfs.VfsRom(img), '/rom')
+vfs.mount(vfs.VfsRom(img), '/rom')  # type: ignore[attr-defined]  # newer than the stubs
 sys.path.insert(0, '/rom')   # (the board's own path: the image is where its modules are)
 gc.collect()
 a = gc.mem_alloc()

@@ -6,12 +6,13 @@ import os
 try:
     import binascii
     import hashlib
+    HASH = True
 except ImportError:
-    hashlib = None
+    HASH = False
 
 
 def _h(p):
-    if hashlib is None:
+    if not HASH:
         return None
     h = hashlib.sha256()
     b = bytearray(512)
