@@ -81,9 +81,9 @@ def run(script, path=(), heap=None, timeout=120, cwd=None, args=()):
 def smallest_heap(script, path=(), lo=2048, hi=1 << 20, ok_marker='OK', margin=4096, args=()):
     """The smallest -X heapsize (bytes, 256-byte steps) that runs the file `script` (with
     `args`) to its `ok_marker` line, and from which every larger size tried works too.
-    Fragmentation makes "does it fit" a little ragged near the edge (a size can fail where a smaller one passed), so after
-    the binary search the sizes up to `margin` above the answer are tried in 1 KB steps; a
-    failure there moves the answer above it."""
+    Fragmentation makes "does it fit" a little ragged near the edge (a size can fail where a
+    smaller one passed), so after the binary search the sizes up to `margin` above the answer
+    are tried in 1 KB steps; a failure there moves the answer above it."""
     def works(n):
         r = run(script, path, heap=n, args=args)
         return r.returncode == 0 and ok_marker in r.stdout
