@@ -11,7 +11,8 @@ import os
 import sys
 
 HERE = __file__.rsplit('/', 1)[0] if '/' in __file__ else '.'
-ROOT = HERE + '/..'
+# (HERE's parent spelled as tools/paths.py spells it, without '..' where it can be)
+ROOT = HERE.rsplit('/', 1)[0] if '/' in HERE else ('.' if HERE != '.' else '..')
 
 
 def pythonpath():
@@ -19,8 +20,9 @@ def pythonpath():
     with open(ROOT + '/pyproject.toml') as f:
         for line in f:
             if line.startswith('pythonpath'):
-                return [ROOT + '/' + p.strip().strip('"') for p in
-                        line.split('[', 1)[1].split(']', 1)[0].split(',') if p.strip()]
+                return [p if ROOT == '.' else ROOT + '/' + p for p in
+                        [q.strip().strip('"') for q in
+                         line.split('[', 1)[1].split(']', 1)[0].split(',')] if p]
     raise ValueError('no pythonpath in pyproject.toml')
 
 

@@ -21,17 +21,29 @@ except ImportError:   # MicroPython
 
 
 def _parent(path):
-    return path.rsplit('/', 1)[0] if '/' in path else '.'
+    # spelled without '..' where it can be, so that the folders read the same as the test path
+    # mp_run.py puts on sys.path (one spelling of a folder, one entry)
+    if '/' in path:
+        head, tail = path.rsplit('/', 1)
+        if tail not in ('', '.', '..'):
+            return head or '/'
+    elif path not in ('', '.', '..'):
+        return '.'
+    return path + '/..'
+
+
+def _in(root, sub):
+    return sub if root == '.' else root + '/' + sub
 
 
 ROOT = _parent(_parent(_abspath(__file__) if _abspath else __file__))
-FIRMWARE = ROOT + '/firmware'
+FIRMWARE = _in(ROOT, 'firmware')
 LIB = FIRMWARE + '/lib'                    # vendored libraries (microdot), /lib on a board
-TOOLS = ROOT + '/tools'
+TOOLS = _in(ROOT, 'tools')
 VIRTUAL = TOOLS + '/virtual'               # stand-in machine, neopixel, framebuf, chip models
 ONBOARD = TOOLS + '/onboard'               # MicroPython code the tools run on a (virtual) board
-BOARDS = ROOT + '/boards'
-TESTS = ROOT + '/host_tests'
+BOARDS = _in(ROOT, 'boards')
+TESTS = _in(ROOT, 'host_tests')
 FIXTURES = TESTS + '/fixtures/boards'      # test boards (bare, wlan_tm1637, the bug_* boards)
 
 
@@ -67,7 +79,7 @@ def virtual(root=ROOT):
     """The virtual board's path, as the press-script simulator uses it: the board files as
     top-level modules (board.py on a device), the firmware, the tools and the stand-ins. `root`
     may be another tree laid out the same (a compiled copy)."""
-    add(root + '/boards', root + '/firmware', root + '/tools', root + '/tools/virtual')
+    add(_in(root, 'boards'), _in(root, 'firmware'), _in(root, 'tools'), _in(root, 'tools/virtual'))
 
 
 def virtual_first():
@@ -79,8 +91,8 @@ def virtual_first():
 def net(root=ROOT):
     """The Wi-Fi board's path (tools/net_sim.py): the virtual board's, with the vendored
     libraries, all moved to the front."""
-    ahead(root + '/boards', root + '/firmware', root + '/firmware/lib', root + '/tools',
-          root + '/tools/virtual')
+    ahead(_in(root, 'boards'), _in(root, 'firmware'), _in(root, 'firmware/lib'),
+          _in(root, 'tools'), _in(root, 'tools/virtual'))
 
 
 def board_file(name):
