@@ -422,3 +422,9 @@ class Sim:
         """The displays as their chips show them: terminal lines, one block per display
         (ANSI colour where the output is a terminal: --colour)."""
         return self.vboard.picture(self.colour if colour is None else colour)
+
+
+def setup_path(root):
+    """The virtual board's path (kept for callers of the old name): tools/paths.py's virtual()."""
+    import paths
+    paths.virtual(root)
