@@ -1,8 +1,8 @@
 # The project stands alone: a clone has everything a contributor reads. No tracked file sends the
 # reader to the `shared` folder beside the checkout (the design document and rule texts the
-# project was made from, which a clone does not have); every "DESIGN section N" that a comment or test cites is section N of
-# docs/spec.md; docs/rules.md has every game kind the core knows, each of its options, and the
-# rule texts ("seed 000" ...) that the code comments name.
+# project was made from, which a clone does not have); every "DESIGN section N" that a comment
+# or test cites is section N of docs/spec.md; docs/rules.md has every game kind the core knows,
+# each of its options, and the rule texts ("seed 000" ...) that the code comments name.
 import os
 import re
 import subprocess
