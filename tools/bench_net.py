@@ -38,6 +38,16 @@ def path(paths):
 W32_PATH = ['/fw/lib', '/fw', '/tools/boards', '/tools/virtual', '/tools', '/tools/onboard']
 
 
+def body_of(text, name):
+    """The step `text` with its `async def name():` replaced by that function's body, at the
+    top level (the port runs a step with top-level await): the same code, run as one call and
+    gone after it, as a coroutine function kept until its call returned would not be."""
+    lines = text.split('\n')
+    i = lines.index('async def %s():' % name)
+    body = [line[4:] if line.startswith('    ') else line for line in lines[i + 1:]]
+    return '\n'.join(lines[:i] + [line for line in body if not line.startswith('global ')])
+
+
 def w32_steps(tag, times=3):
     """net32.py as the 32-bit port's calls for `tag` ('plain' or 'net'): its common parts, then
     its `tag` part. A `read KEY` is `times` readings, 100 ms apart, then the least kept."""
@@ -56,7 +66,7 @@ def w32_steps(tag, times=3):
                 steps.append('reading()\n')
             steps.append('keep(%r)\n' % arg)
         elif kind == 'await':
-            steps[-1] += 'await %s()\ndel %s\n' % (arg, arg)
+            steps[-1] = body_of(steps[-1], arg)
         if text.strip():
             steps.append(text)
     return steps

@@ -6,8 +6,9 @@
 # The host runs it cut into calls (mpy_tools.chunks): every `# -- step` part, then only the
 # `# -- plain` or the `# -- net` part; `# -- read KEY` is three readings of the live heap, 100 ms
 # apart (the scoring task and the streams run between calls, and a reading taken while one of
-# them holds a temporary is that much high), the least kept as _m[KEY]; `# -- await NAME`
-# awaits the coroutine function just defined and lets it go, in the same call.
+# them holds a temporary is that much high), the least kept as _m[KEY]; at `# -- await NAME`
+# the call before it is the body of the coroutine function NAME, run at the top level (that
+# port awaits at the top level of a call: the code is gone once its call has returned).
 import gc
 import json
 import os
