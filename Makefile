@@ -143,3 +143,20 @@ venue-demo: $(STAMP)
 # The venue at scale: many tables on one broker, the rate the service keeps, its lag and memory.
 bench-venue: $(STAMP)
 	$(BIN)/python tools/bench_venue.py
+
+# `make lint-onboard`: mypy, against each port's stubs, on the files of tools/onboard/ that run
+# on a board or the unix port with only the firmware and the port (the others drive the virtual
+# board, host code): ruff and mpy-cross (`make lint`, `make compile-check`) see them all.
+ONBOARD_TYPED := $(addprefix tools/onboard/,deploy_state.py core_knockoff_100.py \
+	core_shove_game.py core_per_frame.py app_code_files.py app_code_romfs.py)
+
+.PHONY: lint-onboard
+lint-onboard: $(STAMP) $(STUBS_STAMP)
+	@status=0; \
+	for port in rp2 esp32; do \
+	  echo "mypy, $$port stubs: tools/onboard"; \
+	  MYPYPATH=$(STUBS)/$$port $(BIN)/mypy --config-file mypy.ini \
+	    --custom-typeshed-dir $(STUBS)/$$port --cache-dir $(VENV)/mypy_cache/$$port \
+	    $(ONBOARD_TYPED) || status=1; \
+	done; \
+	exit $$status

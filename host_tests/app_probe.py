@@ -2,7 +2,6 @@
 # lines played on it, and the measurements of the whole app shared with tools/bench_app.py.
 # Runs under MicroPython and CPython (allocation figures only under MicroPython).
 import os
-import sys
 
 
 def _unique():
@@ -14,14 +13,12 @@ _RUN = _unique()
 
 HERE = __file__.rsplit('/', 1)[0] if '/' in __file__ else '.'
 ROOT = HERE + '/..'
-if ROOT + '/tools' not in sys.path:
-    sys.path.insert(0, ROOT + '/tools')
+import paths  # noqa: E402
 import sim_engine  # noqa: E402
 
-sim_engine.setup_path(ROOT)
-FIXTURES = HERE + '/fixtures/boards'
-if FIXTURES not in sys.path:
-    sys.path.insert(0, FIXTURES)
+paths.virtual()
+FIXTURES = paths.FIXTURES
+paths.add(FIXTURES)
 
 try:
     from micropython import mem_total

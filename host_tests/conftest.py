@@ -1,10 +1,4 @@
-# Host tests import the device tree and the host tools as top-level packages, exactly as the
-# MicroPython runner (mp_run.py) does, so one test file serves both interpreters.
-import os
-import sys
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-for sub in ('tools', 'firmware', 'host_tests'):
-    p = os.path.join(ROOT, sub)
-    if p not in sys.path:
-        sys.path.insert(0, p)
+# pytest's own file for host_tests/. The test path (host_tests/, firmware/, tools/ as top-level
+# modules and packages) is pyproject.toml's `pythonpath`, which the MicroPython runner
+# (mp_run.py) reads too; anything more goes through tools/paths.py (docs/tools.md). Fixtures
+# shared by many test files would go here.

@@ -11,8 +11,22 @@ import os
 import sys
 
 HERE = __file__.rsplit('/', 1)[0] if '/' in __file__ else '.'
-ROOT = HERE + '/..'
-for p in (ROOT + '/tools', ROOT + '/firmware', HERE):
+# (HERE's parent spelled as tools/paths.py spells it, without '..' where it can be)
+ROOT = HERE.rsplit('/', 1)[0] if '/' in HERE else ('.' if HERE != '.' else '..')
+
+
+def pythonpath():
+    """pyproject.toml's `pythonpath` (the test path pytest uses), as folders from here."""
+    with open(ROOT + '/pyproject.toml') as f:
+        for line in f:
+            if line.startswith('pythonpath'):
+                return [p if ROOT == '.' else ROOT + '/' + p for p in
+                        [q.strip().strip('"') for q in
+                         line.split('[', 1)[1].split(']', 1)[0].split(',')] if p]
+    raise ValueError('no pythonpath in pyproject.toml')
+
+
+for p in reversed(pythonpath()):
     if p not in sys.path:
         sys.path.insert(0, p)
 

@@ -4,16 +4,14 @@
 # coroutine `async def check(h)` given to run(); it ends with the runner stopped.
 import json
 import os
-import sys
 import time
+
+import paths
 
 HERE = __file__.rsplit('/', 1)[0] if '/' in __file__ else '.'
 ROOT = HERE + '/..'
-for _p in (ROOT + '/boards', ROOT + '/tools', ROOT + '/firmware', ROOT + '/firmware/lib',
-           ROOT + '/tools/virtual', HERE + '/fixtures/boards'):
-    if _p in sys.path:
-        sys.path.remove(_p)
-    sys.path.insert(0, _p)
+paths.net()
+paths.ahead(paths.FIXTURES)
 
 import asyncio  # noqa: E402
 

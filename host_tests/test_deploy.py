@@ -21,18 +21,7 @@ SUMMARY = re.compile(r'wrote (\d+) files?, removed (\d+), (\d+) unchanged')
 DEFAULT_BOARD = 'pico_tm1637'   # the Makefile's default BOARD
 
 PLACEHOLDER_MAIN = 'from scoreboard import app\napp.main()\n'
-PLACEHOLDER_APP = '''\
-import time
-import board
-ticks = 0
-
-
-def main():
-    global ticks
-    while True:
-        ticks += 1
-        time.sleep_ms(5)
-'''
+PLACEHOLDER_APP = os.path.join(ROOT, 'host_tests', 'fixtures', 'onboard', 'placeholder_app.py')
 
 
 def real_firmware():
@@ -61,7 +50,7 @@ def tree(tmp_path):
         (fw / 'main.py').write_text(PLACEHOLDER_MAIN)
         (fw / 'scoreboard' / '__init__.py').write_text('')
         (fw / 'scoreboard' / 'core' / '__init__.py').write_text('')
-        (fw / 'scoreboard' / 'app.py').write_text(PLACEHOLDER_APP)
+        shutil.copy(PLACEHOLDER_APP, fw / 'scoreboard' / 'app.py')
         boards.mkdir()
         (boards / 'fixture.py').write_text("MCU = 'virtual'\nBUTTONS = {}\n")
     return {'src': fw, 'boards': boards, 'build': tmp_path / 'build', 'board': board,
@@ -262,14 +251,8 @@ def test_the_built_page_module_serves_its_file_on_the_unix_port(tree):
     from mpy_tools import run
     out = str(tree['build'])
     deploy.build(str(tree['src']), out)
-    r = run("import json\n"
-            "from scoreboard.net import page as P\n"
-            "print(P.where())\n"
-            "got = b''.join([c if isinstance(c, bytes) else c.encode() for c in P.page()])\n"
-            "with open(P.where(), 'rb') as f:\n"
-            "    text = f.read()\n"
-            "want = text.replace(P.HEAD_END, b'').replace(P.GAMES, P.game_table().encode())\n"
-            "print(got == want, len(got))\n", path=[out, out + '/lib'], cwd=out)
+    r = run(os.path.join(ROOT, 'host_tests', 'fixtures', 'onboard', 'page_from_build.py'),
+            path=[out, out + '/lib'], cwd=out)
     assert r.returncode == 0, r.stderr
     where, same = r.stdout.split('\n')[:2]
     assert where == out + '/scoreboard/net/page.html', r.stdout

@@ -53,8 +53,6 @@ def test_deploy_writes_net_json_and_never_shows_the_password(tree, tmp_path):  #
                        'mqtt': {'host': '10.0.0.2', 'port': 1884, 'venue': 'kings-arms',
                                 'table': '3', 'user': 'bar', 'password': MQTT_PASSWORD}}
         # The firmware reads what was written: the venue settings pass its own check.
-        import sys
-        sys.path.insert(0, os.path.join(ROOT, 'firmware'))
         from scoreboard.net.venue import settings
         from scoreboard.net.wifi import load_settings
         assert settings(load_settings(str(flash)))['table'] == '3'

@@ -3,17 +3,16 @@
 # loop, the view always shows what the core holds, and a power cut never loses a committed entry
 # or a banked game. `make fuzz` runs it long (HYPOTHESIS_PROFILE=fuzz).
 import os
-import sys
 import tempfile
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, 'tools'))
+import paths  # noqa: E402
 import sim_engine  # noqa: E402
 
-sim_engine.setup_path(ROOT)
-sys.path.insert(0, os.path.join(ROOT, 'host_tests', 'fixtures', 'boards'))
+paths.virtual()
+paths.ahead(paths.FIXTURES)
 
 settings.register_profile('ci', max_examples=40, derandomize=True, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])

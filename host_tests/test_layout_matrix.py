@@ -6,12 +6,9 @@
 # runs-on: micropython
 import sys
 
-_HERE = __file__.rsplit('/', 1)[0] if '/' in __file__ else '.'
-_ROOT = _HERE + '/..'
-for _p in (_ROOT + '/boards', _ROOT + '/firmware', _ROOT + '/tools', _ROOT + '/tools/virtual'):
-    if _p in sys.path:
-        sys.path.remove(_p)
-    sys.path.insert(0, _p)
+import paths
+
+paths.ahead(paths.BOARDS, paths.FIRMWARE, paths.TOOLS, paths.VIRTUAL)
 
 import machine  # noqa: E402  (tools/virtual/machine.py)
 from scoreboard.drivers.max7219_matrix import MAX7219Matrix  # noqa: E402
@@ -862,7 +859,7 @@ def test_lamp_lights_every_pixel():
 def test_no_game_name_in_the_layouts():
     # Issue 10: the layouts read the view model (turn, beds, collars), never a game's name.
     import os
-    root = _ROOT + '/firmware/scoreboard/render/'
+    root = paths.FIRMWARE + '/scoreboard/render/'
     for name in os.listdir(root):
         if not name.endswith('.py'):
             continue

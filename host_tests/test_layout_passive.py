@@ -11,8 +11,9 @@ import virtual_first  # noqa: F401  (tools/virtual first on the path)
 
 import machine  # noqa: E402  (tools/virtual/machine.py)
 
-if virtual_first.ROOT + '/boards' not in sys.path:
-    sys.path.insert(0, virtual_first.ROOT + '/boards')
+import paths  # noqa: E402
+
+paths.add(paths.BOARDS)
 
 MICROPYTHON = sys.implementation.name == 'micropython'
 MINUTE = 240                # phases of 250 ms

@@ -6,12 +6,9 @@
 # runs-on: micropython
 import sys
 
-_HERE = __file__.rsplit('/', 1)[0] if '/' in __file__ else '.'
-_ROOT = _HERE + '/..'
-for _p in (_ROOT + '/boards', _ROOT + '/firmware', _ROOT + '/tools', _ROOT + '/tools/virtual'):
-    if _p in sys.path:
-        sys.path.remove(_p)
-    sys.path.insert(0, _p)
+import paths
+
+paths.ahead(paths.BOARDS, paths.FIRMWARE, paths.TOOLS, paths.VIRTUAL)
 
 import machine  # noqa: E402  (tools/virtual/machine.py)
 from scoreboard.render.segments import SidesLayout, SingleLayout  # noqa: E402

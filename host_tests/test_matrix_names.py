@@ -5,13 +5,7 @@
 # 64x16 both names beside the totals while nothing is pending. A name too long for its room is
 # cut; a view without names draws exactly as before (test_layout_matrix's goldens); under
 # MicroPython, drawing a view with names allocates nothing.
-import sys
-
-_HERE = __file__.rsplit('/', 1)[0] if '/' in __file__ else '.'
-if _HERE not in sys.path:
-    sys.path.insert(0, _HERE)
-
-import test_layout_matrix as t  # noqa: E402
+import test_layout_matrix as t
 
 NAMES = {'red': 'Ann', 'blue': 'Benedict Lee'}
 VIEWS = {

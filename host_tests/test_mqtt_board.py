@@ -1,6 +1,7 @@
 # The firmware's MQTT client and outbox under the MicroPython unix port, against a real mosquitto:
 # what a board publishes, its last will, and a broker outage in the middle of a game.
 import json
+import os
 import time
 
 import pytest
@@ -153,21 +154,7 @@ def test_a_broker_that_hangs_does_not_hold_the_board(broker, tmp_path):
     sub.close()
 
 
-AUTH_SCRIPT = '''
-import asyncio, sys
-from scoreboard.net.mqtt import MQTTClient
-async def main(port):
-    for user, pw in (('table3', 'right'), ('table3', 'wrong'), (None, None)):
-        c = MQTTClient('auth-' + str(pw), '127.0.0.1', port, user, pw, 10)
-        try:
-            await c.connect()
-            await c.publish('shuffleboard/bar/3/status', 'online', True, 1)
-            print('ok', user, pw)
-            await c.disconnect()
-        except OSError as e:
-            print('refused', user, pw, e)
-asyncio.run(main(int(sys.argv[1])))
-'''
+# The client's side: host_tests/fixtures/onboard/mqtt_auth.py, on the unix port.
 
 
 def test_user_and_password(tmp_path):
@@ -186,8 +173,7 @@ def test_user_and_password(tmp_path):
         conf = f.read().replace('allow_anonymous true', 'allow_anonymous false')
     with open(broker.conf, 'w') as f:
         f.write(conf + 'password_file %s\n' % pw)
-    script = tmp_path / 'auth.py'
-    script.write_text(AUTH_SCRIPT)
+    script = os.path.join(ROOT, 'host_tests', 'fixtures', 'onboard', 'mqtt_auth.py')
     broker.start()
     try:
         out = subprocess.run([MICROPYTHON, str(script), str(broker.port)], capture_output=True,

@@ -182,7 +182,6 @@ BOARDS = {'1': 'pico_w_tm1637', '2': 'esp32_ws2812_digits'}
 
 
 def expected_records():
-    sys.path.insert(0, os.path.join(ROOT, 'firmware'))
     from scoreboard.core import new_game
     out = []
     for table, games in GAMES.items():

@@ -6,7 +6,6 @@
 # (pico_ws2812_digits); learn and test in the menu; the cues; brightness auto.
 import json
 
-import app_probe
 from app_probe import Out, new_sim, play
 
 IR_BOARD = 'pico_tm1637'
@@ -327,8 +326,8 @@ def test_script_commands_are_checked():
 
 
 def test_the_boards_name_their_parts():
-    import sys
-    sys.path.insert(0, app_probe.ROOT + '/boards')
+    import paths
+    paths.add(paths.BOARDS)
     ir = __import__(IR_BOARD)
     rf = __import__(RF_BOARD)
     assert ir.IR['pin'] != ir.BUZZER and rf.RF['pin'] != rf.LIGHT

@@ -115,7 +115,6 @@ def test_interactive_summary_line(tmp_path):
                       'hold OK 1000\nhold OK 3200\n' + 'tap BLUE\n' * 5 + 'hold OK 1000\n'
                       'tap OK\ntap OK\ntap OK\nstate\nwait 3600000\nstate\n')
     assert r.returncode == 0, r.stderr
-    sys.path.insert(0, os.path.join(ROOT, 'tools'))
     import sim as front
     lines = [front.summary(line) for line in r.stdout.splitlines()]
     assert lines[0] == ('play | knockoff | red 0 | blue 0 (+2) | to 15 | hammer blue | '
@@ -150,7 +149,6 @@ def test_help_lists_the_script_commands():
                   'power-cut', 'state', 'draw', 'quit'):
         assert '\n  ' + words + ' ' in r.stdout, (words, r.stdout)
     # every command of the engine's table is listed, with what it does
-    sys.path.insert(0, os.path.join(ROOT, 'tools'))
     import sim_engine
     listed = [line.split() for line in r.stdout.split('press-script commands', 1)[1]
               .splitlines()[1:] if line.startswith('  ')]

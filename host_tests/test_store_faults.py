@@ -463,10 +463,10 @@ def test_raising_device_never_hangs_a_save():
     if not os.path.exists(mp):
         import pytest
         pytest.skip('no MicroPython unix port in .venv')
-    code = ("import sys\nsys.path[:0] = ['../tools', '../firmware', '.']\n"
-            "import test_store_faults\ntest_store_faults.raising_grid()\n")
+    code = 'import test_store_faults\ntest_store_faults.raising_grid()\n'
+    env = dict(os.environ, MICROPYPATH='../tools:../firmware:.:.frozen')   # the test path
     try:
-        r = subprocess.run([mp, '-X', 'heapsize=8M', '-c', code], cwd=here,
+        r = subprocess.run([mp, '-X', 'heapsize=8M', '-c', code], cwd=here, env=env,
                            capture_output=True, text=True, timeout=120)
     except subprocess.TimeoutExpired:
         raise AssertionError('a save on a raising block device never returned')

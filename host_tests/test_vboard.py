@@ -268,7 +268,6 @@ def test_stand_ins_are_importable_but_not_on_flash(vboard):
 
 
 def test_continue_with_input_rule():
-    sys.path.insert(0, os.path.join(ROOT, 'tools'))
     from vboard import continue_with_input as more
     assert more('if x:')
     assert more('def f():\n  return 1')
@@ -285,7 +284,6 @@ def test_continue_with_input_rule():
 def test_recovers_from_an_interpreter_stuck_on_ctrl_c(tmp_path):
     # The unix port can deadlock in its SIGINT handler (rarely): vboard notices the stuck
     # process and answers as a board whose code was interrupted, with a fresh interpreter.
-    sys.path.insert(0, os.path.join(ROOT, 'tools'))
     import vboard
     vb = vboard.VBoard(str(tmp_path), log=open(os.devnull, 'w'))
     term = Term(vb.path)

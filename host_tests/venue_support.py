@@ -154,7 +154,6 @@ class BoardProc:
 
 def expected_games(plan, table):
     """What the core says each planned game ends as: (table, names, red, blue, winner)."""
-    sys.path.insert(0, os.path.join(ROOT, 'firmware'))
     from scoreboard.core import new_game
     out = []
     for g in plan:

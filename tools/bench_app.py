@@ -6,189 +6,35 @@
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mpy_tools import ROOT, compile_tree, run, smallest_heap  # noqa: E402
+from mpy_tools import ROOT, chunks, compile_tree, onboard, run, smallest_heap
 
-# The press-script runs' path: boards, the compiled firmware, the engine, the virtual parts.
-HARNESS_PATH = '''
-import sys
-sys.path.insert(0, %(boards)r)
-sys.path.insert(0, %(fw)r)
-sys.path.insert(0, %(tools)r)
-sys.path.insert(0, %(virtual)r)
-'''
-
-# A new simulator on an empty flash folder.
-NEW_SIM = '''
-import os
-d = %(flash)r
-try:
-    os.mkdir(d)
-except OSError:
-    for n in os.listdir(d):
-        os.remove(d + '/' + n)
-class Null:
-    def write(self, s):
-        pass
-sim = sim_engine.Sim(%(board)r, d, Null())
-'''
-
-# Setup with the target moved to 99 in the menu, then 100 one-point frames.
-PLAY_DEF = '''
-def play(lines):
-    for _, op, args in sim_engine.parse(lines, sim.board.BUTTONS):
-        sim.run(op, args)
-'''
-PLAY_SETUP = '''
-play(['hold OK 3200', 'tap OK', 'hold BLUE 14000', 'hold OK 1000', 'tap OK'])
-assert sim.app.ctl.view['target'] == 99, sim.app.ctl.view
-'''
-PLAY_CHECK = '''
-v = sim.app.ctl.view
-assert v['frame'] == 101 and v['red'] == 50 and v['blue'] == 50, v
-'''
-# (%% because these texts go through % substitution with the paths)
-PLAY_LOOP = '''
-for i in range(100):
-    play(['tap ' + ('RED' if i %% 2 else 'BLUE'), 'tap OK'])
-'''
-PLAY_100 = PLAY_DEF + PLAY_SETUP + PLAY_LOOP + PLAY_CHECK
+# The runs are files of tools/onboard/ (MicroPython): on the unix port each runs whole, with
+# the folders it needs ahead on its path; on the 32-bit port it is cut into calls at its marker
+# lines (mpy_tools.chunks). A press-script game (app_game_100.py, app_play.py) finds the boards,
+# the compiled firmware, the engine and the virtual parts (first) on its path.
+FLASH = '/tmp/sb-bench-app'
 
 
-def frame_line(i):
-    """Frame i of PLAY_100 as one line of its own (the 32-bit run plays one call per frame)."""
-    return "play(['tap %s', 'tap OK'])" % ('RED' if i % 2 else 'BLUE')
-
-GAME_100 = HARNESS_PATH + 'import sim_engine\n' + NEW_SIM + PLAY_100 + "print('OK')\n"
-
-# The same without the firmware's heap policy (scoreboard.prepare_heap: collect every few KB
-# while loading), to show what the policy is worth.
-NO_POLICY = '''
-import scoreboard
-scoreboard.prepare_heap = lambda: None
-'''
-GAME_100_NO_POLICY = HARNESS_PATH + 'import sim_engine\n' + NO_POLICY + NEW_SIM + PLAY_100 + \
-    "print('OK')\n"
-
-# The same 100 frames without the press-script harness: the virtual machine's pins are driven
-# directly, so the heap is the firmware's own (plus the stand-in `machine`).
-DIRECT_100 = '''
-import sys
-sys.path.insert(0, %(boards)r)
-sys.path.insert(0, %(fw)r)
-sys.path.insert(0, %(virtual)r)
-import os
-import machine
-d = '/tmp/sb-bench-direct'
-try:
-    os.mkdir(d)
-except OSError:
-    for n in os.listdir(d):
-        os.remove(d + '/' + n)
-import bare
-import scoreboard
-scoreboard.prepare_heap()      # as main.py does
-from scoreboard.app import App
-from scoreboard.store import Store
-app = App(bare, Store(d), 0)
-t = 0
-def tap(pin, ms=80):
-    global t
-    machine.drive(pin, 0)
-    for i in range(ms // 5):
-        t += 5
-        app.step(t)
-    machine.drive(pin, None)
-    for i in range(60):
-        t += 5
-        app.step(t)
-tap(12)
-for i in range(100):
-    # a point pending, cleared with a long OK, then the frame entered blank: 100 frames that
-    # exercise pending, undo-or-clear and commit without ending the game at 15
-    tap(10 if i %% 2 else 11)
-    tap(12, 1000)
-    tap(12)
-v = app.ctl.view
-assert v['frame'] == 101, v
-print('OK', v['frame'])
-'''
-
-# Where the heap of a press-script run goes, live bytes after gc.collect() at each stage: the
-# harness (stand-in machine, script engine), the firmware's code as the board loads it, the
-# app's own objects after boot, and what a played game adds. A list of code texts with the
-# measurements between them: one script on the unix port, one call each on the 32-bit port.
-# Issue 10's budgets count on the 32-bit port's live heap, for pico_tm1637: the firmware code,
-# board and chip model at most 40 KB, the whole 100-frame run at most 60 KB.
-BUDGET_CODE = 40 * 1024
-BUDGET_RUN = 60 * 1024
-MEASURE = "gc.collect()\n_m[%r] = gc.mem_alloc()\n"
-FIRMWARE_IMPORTS = '''
-import scoreboard.app
-import scoreboard.store
-import scoreboard.core.knockoff
-def load_board(name):
-    # the board file, its display drivers and layouts (built once, as the app's boot builds
-    # them), and the chip models its wiring names (the virtual board)
-    b = __import__(name)
-    b.displays()
-    virtual_board.VirtualBoard(b)
-load_board(%(board)r)
-'''
-REPORT = '''
-m = _m
-print('%%s live heap on %%s: harness %%d, firmware code + board + chip model %%d, app objects '
-      'after boot %%d, 100 frames %%d (total %%d)' %% (%(label)r, %(board)r, m['t1'] - m['t0'],
-      m['t2'] - m['t1'], m['t3'] - m['t2'], m['t4'] - m['t3'], m['t4']))
-if %(budgets)r:
-    for what, got, goal in (('firmware code + board + chip model', m['t2'] - m['t1'], %(code)d),
-                            ('whole 100-frame run', m['t4'], %(run)d)):
-        print('%%s budget on %%s (issue 10): %%s %%d bytes, goal at most %%d: %%s' %% (
-            %(label)r, %(board)r, what, got, goal,
-            'met' if got <= goal else 'over by %%d' %% (got - goal)))
-'''
+def harness_path(tools, build, boards):
+    return [os.path.join(tools, 'virtual'), tools, build, boards]
 
 
-def breakdown_steps(frames):
-    return [HARNESS_PATH + 'import gc\nimport os\n_m = {}\n', MEASURE % 't0',
-            'import machine\nimport sim_engine\nimport virtual_board\n', MEASURE % 't1',
-            FIRMWARE_IMPORTS, MEASURE % 't2', NEW_SIM + PLAY_DEF, MEASURE % 't3',
-            PLAY_SETUP] + frames + [MEASURE % 't4', PLAY_CHECK + REPORT]
+def breakdown_steps():
+    """app_breakdown.py as the 32-bit port's calls: one per step, one per frame."""
+    steps = []
+    for marker, text in chunks('app_breakdown'):
+        if marker == 'frames':
+            steps += ['app_play.frame(sim, %d)\n' % i for i in range(100)]
+        else:
+            steps.append(text)
+    return steps
 
-
-BREAKDOWN = ''.join(breakdown_steps([PLAY_LOOP]))
 
 # How much of the firmware's code cost is bytecode, and how much the objects every function,
 # class and module needs in RAM: the same imports from .mpy files and from a ROMFS image (built
 # by `mpremote romfs build`) mounted with vfs.VfsRom, where bytecode and constants stay in the
-# image and run in place, as on a board whose MicroPython has a ROMFS partition.
-CODE_IMPORTS = ('import scoreboard.app, scoreboard.store, scoreboard.core.knockoff, '
-                'scoreboard.render.segments, scoreboard.drivers.tm1637')
-FROM_FILES = '''
-import gc
-import sys
-sys.path.insert(0, %(fw)r)
-gc.collect()
-a = gc.mem_alloc()
-%(imports)s
-gc.collect()
-print('files', gc.mem_alloc() - a)
-'''
-FROM_ROMFS = '''
-import gc
-import sys
-import vfs
-with open(%(image)r, 'rb') as f:
-    img = f.read()
-vfs.mount(vfs.VfsRom(img), '/rom')
-sys.path.insert(0, '/rom')
-gc.collect()
-a = gc.mem_alloc()
-%(imports)s
-gc.collect()
-print('romfs', gc.mem_alloc() - a, len(img))
-'''
-
+# image and run in place, as on a board whose MicroPython has a ROMFS partition
+# (tools/onboard/app_code_files.py, app_code_romfs.py).
 
 def code_in_place(build):
     import subprocess
@@ -196,8 +42,8 @@ def code_in_place(build):
     mpremote = os.path.join(os.path.dirname(sys.executable), 'mpremote')
     subprocess.run([mpremote, 'romfs', '--no-mpy', '-o', image, 'build', build], check=True,
                    capture_output=True)
-    files = run(FROM_FILES % {'fw': build, 'imports': CODE_IMPORTS}).stdout.split()
-    rom = run(FROM_ROMFS % {'image': image, 'imports': CODE_IMPORTS}).stdout.split()
+    files = run(onboard('app_code_files'), [build]).stdout.split()
+    rom = run(onboard('app_code_romfs'), args=[image]).stdout.split()
     if len(files) != 2 or len(rom) != 3:
         print('app: code in place: could not measure', files, rom)
         return
@@ -228,15 +74,17 @@ def wasm32_breakdown(build, tools, modules=False):
     if r.returncode:
         print('app: 32-bit figures skipped: npm install failed: ' + r.stderr.strip()[-300:])
         return
-    frames = [frame_line(i) + '\n' for i in range(100)]
     for board in ('pico_tm1637',) if modules else ('bare', 'pico_tm1637'):
-        subst = {'tools': '/tools', 'fw': '/fw', 'virtual': '/tools/virtual', 'board': board,
-                 'boards': '/tools/' + ('fixtures' if board == 'bare' else 'boards'),
-                 'flash': '/flash', 'label': 'app (32-bit, WebAssembly port):',
-                 'budgets': board == 'pico_tm1637', 'code': BUDGET_CODE, 'run': BUDGET_RUN}
+        boards = '/tools/' + ('fixtures' if board == 'bare' else 'boards')
+        if modules:
+            argv, steps = ['app_modules32.py', board], module_steps(board)
+        else:
+            argv = ['app_breakdown.py', 'app (32-bit, WebAssembly port):', board, '/flash',
+                    '1' if board == 'pico_tm1637' else '0']
+            steps = breakdown_steps()
         job = {'heap': 1 << 20, 'copy': [[build, '/fw'], [tools, '/tools']],
-               'steps': [step % subst for step in (module_steps(board) if modules else
-                                                   breakdown_steps(frames))]}
+               'path': harness_path('/tools', '/fw', boards) + ['/tools/onboard'],
+               'argv': argv, 'steps': steps}
         path = os.path.join(prefix, 'steps-%s.json' % board)
         with open(path, 'w') as f:
             json.dump(job, f)
@@ -251,7 +99,7 @@ def wasm32_breakdown(build, tools, modules=False):
 # Where the firmware code figure goes, module by module: each module imported in a call of its
 # own, dependencies first, with the live heap read after each (so a figure is that module's own
 # code objects, globals and what its import builds; a module another one imports lazily is
-# not counted). `python tools/bench_app.py modules` prints only this.
+# not counted). `python tools/bench_app.py modules` prints only this (app_modules32.py).
 MODULE_ORDER = (
     'scoreboard', 'scoreboard.compat', 'scoreboard.ticks', 'scoreboard.core',
     'scoreboard.core.codes', 'scoreboard.core.base', 'scoreboard.core.knockoff', 'scoreboard.ui',
@@ -260,55 +108,28 @@ MODULE_ORDER = (
     'scoreboard.ui.controller', 'scoreboard.files', 'scoreboard.store', 'scoreboard.drivers',
     'scoreboard.drivers.buttons', 'scoreboard.app', 'scoreboard.host',
     'scoreboard.render', 'scoreboard.render.font7', 'scoreboard.render.vocab',
-    'scoreboard.render.segments', 'scoreboard.drivers.tm1637', '%(board)s')
-# (the import in one call, the reading in the next: this port frees the import's garbage only
-# once its call has returned)
-MEASURE_AS = "gc.collect()\n_m.append((%r, gc.mem_alloc()))\n"
-SETTLE = "gc.collect()\n"
-MODULE_TAIL = """
-t = 0
-for i in range(1, len(_m)):
-    d = _m[i][1] - _m[i - 1][1]
-    t += d
-    print('app (32-bit): %%-28s %%6d' %% (_m[i][0], d))
-print('app (32-bit): %%-28s %%6d' %% ('firmware code + board + chips', t))
-"""
+    'scoreboard.render.segments', 'scoreboard.drivers.tm1637')
 
 
 def module_steps(board):
-    steps = [HARNESS_PATH + 'import gc\nimport os\nimport machine\nimport sim_engine\n'
-             'import virtual_board\n_m = []\n']
-    prev = 'start'
-    for name in MODULE_ORDER:
-        name = name % {'board': board}
-        steps += [MEASURE_AS % prev, 'import %s\n' % name, SETTLE]
-        prev = name
-    steps += [MEASURE_AS % prev, board + '.displays()\n', SETTLE, MEASURE_AS % 'displays()',
-              'virtual_board.VirtualBoard(%s)\n' % board, SETTLE, MEASURE_AS % 'chip model']
-    return steps + [MODULE_TAIL]
+    """app_modules32.py as calls, its `modules` part three calls a module: the reading of the
+    one before, the import (this port frees the import's garbage only once its call has
+    returned), a collection."""
+    steps = []
+    for marker, text in chunks('app_modules32'):
+        if marker == 'modules':
+            prev = 'start'
+            for name in MODULE_ORDER + (board,):
+                steps += ['measure_as(%r)\n' % prev, 'import %s\n' % name, 'gc.collect()\n']
+                prev = name
+        if text.strip():
+            steps.append(text)
+    return steps
 
 
 # The code figure again with the firmware and board files in a ROMFS image (vfs.VfsRom) on the
-# 32-bit port: bytecode and constants run in place, as frozen bytecode or a ROMFS partition
-# would on a board; the image is read before the first reading, so it is not counted (on a
-# board it is flash). What is left is the objects every module, function and class needs.
-ROMFS_STEPS = [
-    """import sys
-import gc
-import vfs
-with open('/romfs/code.img', 'rb') as f:
-    _img = f.read()
-vfs.mount(vfs.VfsRom(_img), '/rom')
-sys.path.insert(0, '/tools/virtual')
-sys.path.insert(0, '/rom')
-import machine
-import virtual_board
-_m = {}
-""", MEASURE % 't1', FIRMWARE_IMPORTS, 'gc.collect()\n', MEASURE % 't2',
-    "print('app (32-bit): firmware code + board + chip model with the bytecode in place (ROMFS "
-    "image of %%d bytes, not counted): %%d' %% (len(_img), _m['t2'] - _m['t1']))\n"]
-
-
+# 32-bit port (app_romfs32.py): bytecode and constants run in place, as frozen bytecode or a
+# ROMFS partition would on a board.
 def wasm32_romfs(build, tools, node, prefix):
     import json
     import shutil
@@ -326,7 +147,8 @@ def wasm32_romfs(build, tools, node, prefix):
         print('app (32-bit): ROMFS figure skipped: ' + r.stderr.strip()[-300:])
         return
     job = {'heap': 1 << 20, 'copy': [[image_dir, '/romfs'], [tools, '/tools']],
-           'steps': [step % {'board': 'pico_tm1637'} for step in ROMFS_STEPS]}
+           'path': ['/tools/virtual', '/tools/onboard'], 'argv': ['app_romfs32.py', 'pico_tm1637'],
+           'steps': [text for _, text in chunks('app_romfs32')]}
     path = os.path.join(prefix, 'steps-romfs.json')
     with open(path, 'w') as f:
         json.dump(job, f)
@@ -337,20 +159,6 @@ def wasm32_romfs(build, tools, node, prefix):
                      'app (32-bit): ROMFS run failed: %s\n' % r.stderr[-1000:])
 
 
-IDLE = '''
-import sys
-sys.path.insert(0, %(tests)r)
-sys.path.insert(0, %(fw)r)
-import app_probe
-for board in app_probe.boards():
-    sim = app_probe.sim_for(board)
-    b = app_probe.idle_bytes_per_step(sim)
-    lat = app_probe.latency_ms(sim)
-    # latency_ms steps the loop once per virtual ms: the count is loop passes, and the device
-    # runs one pass every LOOP_MS (5 ms)
-    print('app: %%-22s idle pass allocates %%s bytes; release to changed digits at the chip: '
-          '%%s loop pass(es), <= %%s ms' %% (board, b, lat, lat and lat * 5))
-'''
 
 
 def main():
@@ -369,37 +177,41 @@ def main():
     subprocess.run([MPY_CROSS, '-o', os.path.join(tools, 'sim_engine.mpy'),
                     os.path.join(ROOT, 'tools', 'sim_engine.py')], check=True)
     shutil.rmtree(os.path.join(tools, 'virtual', '__pycache__'), ignore_errors=True)
+    # the 32-bit runs' own code, as source (the unix port runs it from tools/onboard)
+    shutil.rmtree(os.path.join(tools, 'onboard'), ignore_errors=True)
+    shutil.copytree(os.path.join(ROOT, 'tools', 'onboard'), os.path.join(tools, 'onboard'),
+                    ignore=shutil.ignore_patterns('__pycache__'))
     if sys.argv[1:] == ['modules']:
         wasm32_breakdown(build, tools, modules=True)
         return 0
-    subst = {'tools': tools, 'root': ROOT, 'fw': build,
-             'virtual': os.path.join(tools, 'virtual'),
-             'tests': os.path.join(ROOT, 'host_tests')}
     for board in ('bare', 'pico_tm1637'):
         boards = os.path.join(tools, 'fixtures' if board == 'bare' else 'boards')
-        path = []
-        script = GAME_100 % dict(subst, board=board, boards=boards, flash='/tmp/sb-bench-app')
-        heap = smallest_heap(script, path, hi=4 << 20)
+        heap = smallest_heap(onboard('app_game_100'), harness_path(tools, build, boards),
+                             hi=4 << 20, args=[board, FLASH])
         print('app: smallest heap for a 100-frame game through press scripts on %s: %s bytes '
               '(goal 32768, limit 65536)' % (board, heap))
     board = 'pico_tm1637'
-    script = GAME_100_NO_POLICY % dict(subst, board=board, boards=os.path.join(tools, 'boards'),
-                                       flash='/tmp/sb-bench-app')
+    heap = smallest_heap(onboard('app_game_100'),
+                         harness_path(tools, build, os.path.join(tools, 'boards')), hi=4 << 20,
+                         args=[board, FLASH, 'no-policy'])
     print('app: the same on %s without the heap policy (no collections while loading): %s bytes'
-          % (board, smallest_heap(script, [], hi=4 << 20)))
+          % (board, heap))
     for board in ('bare', 'pico_tm1637'):
         boards = os.path.join(tools, 'fixtures' if board == 'bare' else 'boards')
-        r = run(BREAKDOWN % dict(subst, board=board, boards=boards, label='app:',
-                                 flash='/tmp/sb-bench-breakdown', budgets=False,
-                                 code=BUDGET_CODE, run=BUDGET_RUN), [])
+        r = run(onboard('app_breakdown'), harness_path(tools, build, boards),
+                args=['app:', board, '/tmp/sb-bench-breakdown', '0'])
         sys.stdout.write(r.stdout if r.returncode == 0 else r.stdout + r.stderr[-2000:])
     code_in_place(build)
     wasm32_breakdown(build, tools)
-    script = DIRECT_100 % dict(subst, boards=os.path.join(tools, 'fixtures'))
-    heap = smallest_heap(script, [], hi=4 << 20)
+    # 100 frames without the press-script harness: the virtual machine's pins are driven
+    # directly, so the heap is the firmware's own (plus the stand-in `machine`).
+    heap = smallest_heap(onboard('app_direct_100'),
+                         [os.path.join(tools, 'virtual'), build, os.path.join(tools, 'fixtures')],
+                         hi=4 << 20)
     print('app: smallest heap for the firmware alone (bare board, pins driven directly, no '
           'script harness): %s bytes' % heap)
-    r = run(IDLE % subst, [], timeout=600)
+    r = run(onboard('app_idle'), [os.path.join(ROOT, 'host_tests'), build,
+                                  os.path.join(ROOT, 'tools')], timeout=600)
     sys.stdout.write(r.stdout)
     if r.returncode:
         sys.stdout.write(r.stderr[-2000:])

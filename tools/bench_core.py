@@ -4,58 +4,9 @@
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mpy_tools import ROOT, compile_tree, run, smallest_heap  # noqa: E402
+from mpy_tools import ROOT, compile_tree, onboard, run, smallest_heap
 
-KNOCKOFF_100 = '''
-from scoreboard.core import new_game
-g = new_game('knockoff', target=99)
-for i in range(100):
-    if i % 2:
-        g.enter_frame(blue=1)
-    else:
-        g.enter_frame(red=1)
-assert g.frame == 101 and not g.over
-g.undo(); g.redo()
-print('OK')
-'''
-
-SHOVE_GAME = '''
-from scoreboard.core import new_game
-g = new_game('shovehapenny')
-bed = 1
-while not g.over:
-    for _ in range(5):
-        if g.over:
-            break
-        g.mark(bed)
-        bed = bed % 9 + 1
-    if not g.over:
-        g.end_turn()
-g.undo(); g.redo()
-print('OK', g.winner)
-'''
-
-PER_FRAME = '''
-import gc
-from scoreboard.core import new_game
-g = new_game('knockoff', target=99)
-g.enter_frame(red=1)
-gc.collect()
-gc.disable()
-a = gc.mem_alloc()
-for i in range(50):
-    g.enter_frame(blue=1)
-b = gc.mem_alloc()
-gc.enable()
-gc.collect()
-c = gc.mem_alloc()
-for i in range(49):
-    g.enter_frame(red=1)
-gc.collect()
-d = gc.mem_alloc()
-print('OK', (b - a) // 50, (d - c) // 49)
-'''
+# The runs are files of tools/onboard/, run on the unix port with the build on the path.
 
 
 def main():
@@ -63,11 +14,11 @@ def main():
     n = compile_tree(os.path.join(ROOT, 'firmware'), build)
     path = [build]
     print('core: %d modules compiled with mpy-cross' % n)
-    for name, script in (('100-frame knock-off', KNOCKOFF_100),
-                         ("whole shove ha'penny game", SHOVE_GAME)):
+    for name, script in (('100-frame knock-off', onboard('core_knockoff_100')),
+                         ("whole shove ha'penny game", onboard('core_shove_game'))):
         heap = smallest_heap(script, path)
         print('core: smallest heap for a %s: %s bytes (goal 16384)' % (name, heap))
-    r = run(PER_FRAME, path)
+    r = run(onboard('core_per_frame'), path)
     parts = r.stdout.split()
     if r.returncode or parts[:1] != ['OK']:
         print('core: per-frame measurement failed:', r.stdout, r.stderr)

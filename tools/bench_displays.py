@@ -16,10 +16,9 @@ import sys
 import time
 
 HOST = sys.platform == 'linux'
-if HOST:
-    _here = __file__.rsplit('/', 1)[0] if '/' in __file__ else '.'
-    for _p in (_here + '/../firmware', _here + '/virtual'):
-        sys.path.insert(0, _p)
+if HOST:   # (on a board the firmware is on the flash and machine is the port's own)
+    import paths
+    paths.add(paths.FIRMWARE, paths.VIRTUAL)
 
 from machine import SPI, Pin  # noqa: E402
 from micropython import heap_lock, heap_unlock  # noqa: E402

@@ -10,10 +10,10 @@ two ways: `micropython.mem_total()` counts every heap allocation, even a block f
 """
 
 import gc
-import sys
 
-HERE = __file__.rsplit('/', 1)[0] if '/' in __file__ else '.'
-sys.path.insert(0, HERE + '/../firmware')
+import paths
+
+paths.setup()
 
 from scoreboard.drivers.buttons import Buttons
 from scoreboard.ui import keys

@@ -10,261 +10,22 @@
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mpy_tools import ROOT, compile_tree, run  # noqa: E402
+from mpy_tools import ROOT, chunks, compile_tree, onboard, run
 
 PICO_W_FREE = 160 * 1024
 ASYNCIO_BOUND = 4352        # `import asyncio` + one run on the 64-bit unix port (frozen there)
 FIRMWARE_ALONE = 71 * 1024   # `make bench`'s smallest heap for the firmware alone (bench_app)
 BUILD = '/tmp/sb-bench-net/build'
 
-PATHS = '''
-import sys
-for p in (%(fixtures)r, %(boards)r, %(tools)r, %(lib)r, %(fw)r, %(virtual)r):
-    sys.path.insert(0, p)
-'''
+# The runs are files of tools/onboard/ (MicroPython): net_plain.py, net_code.py and
+# net_networked.py (with net_common.py and net_clients.py) on the unix port, each whole, with
+# the folders of path() ahead on its path; net32.py on the 32-bit port, cut into calls.
 
-COMMON = '''
-import gc, json, os, time
-import asyncio
-import machine, network
-import sim_engine
-from asyncio import sleep_ms
 
-def flash(tag):
-    d = '/tmp/sb-bench-net/' + tag
-    try:
-        os.mkdir(d)
-    except OSError:
-        for n in os.listdir(d):
-            os.remove(d + '/' + n)
-    return d
-
-def attach(board):
-    machine.reset_all()
-    from virtual_board import VirtualBoard
-    chips = VirtualBoard(board).chips()
-    gc.collect()
-    return chips
-
-def picture(chips):
-    return [c.digits() if c.kind == 'segments' else None for c in chips]
-
-def us():
-    return time.ticks_us()
-
-def since(t):
-    return time.ticks_diff(time.ticks_us(), t)
-'''
-
-# The code of the network part alone, as a board loads it from .mpy files (frozen with
-# manifest.py, it stays in flash instead).
-CODE = PATHS + COMMON + """
-import scoreboard
-scoreboard.prepare_heap()
-import scoreboard.app, scoreboard.store, scoreboard.ui.controller
-gc.collect()
-a = gc.mem_alloc()
-import microdot
-gc.collect()
-b = gc.mem_alloc()
-import scoreboard.net.run, scoreboard.net.wifi, scoreboard.net.web, scoreboard.net.pairing
-gc.collect()
-c = gc.mem_alloc()
-import scoreboard.net.page
-gc.collect()
-print('HEAP code', b - a, c - b, gc.mem_alloc() - c)
-"""
-
-# The board without its network part: the App as app.main runs it.
-PLAIN = PATHS + COMMON + '''
-import scoreboard
-scoreboard.prepare_heap()
-import wlan_tm1637 as board
-from scoreboard.app import App
-from scoreboard.store import Store
-chips = attach(board)
-store = Store(flash('plain'))
-gc.collect()
-base = gc.mem_alloc()
-app = App(board, store, 0)
-for i in range(200):
-    app.step(i * 5)
-gc.collect()
-print('HEAP plain', gc.mem_alloc() - base)
-'''
-
-# A phone's request, in both runs below: (status, body) once the board has closed the answer.
-REQUEST = r'''
-async def request(method, path, body=None, token=None):
-    rd, wr = await asyncio.open_connection('127.0.0.1', PORT)
-    data = json.dumps(body).encode() if body is not None else b''
-    head = '%s %s HTTP/1.1\r\nContent-Length: %d\r\n' % (method, path, len(data))
-    if token:
-        head += 'Authorization: Bearer %s\r\n' % token
-    wr.write(head.encode() + b'\r\n' + data)
-    await wr.drain()
-    got = b''
-    while True:
-        c = await rd.read(1024)
-        if not c:
-            break
-        got += c
-    wr.close()
-    head, _, body = got.partition(b'\r\n\r\n')
-    return int(head.split(b' ')[1]), body
-'''
-
-# An event stream's client, in both runs below: it notes the time of every event it reads.
-CLIENT = r'''
-class Client:
-    def __init__(self):
-        self.times = []
-
-    async def open(self):
-        rd, wr = await asyncio.open_connection('127.0.0.1', PORT)
-        self.wr = wr
-        wr.write(b'GET /api/events HTTP/1.1\r\n\r\n')
-        await wr.drain()
-        while (await rd.readline()).strip():
-            pass
-        self.task = asyncio.create_task(self.read(rd))
-
-    async def read(self, rd):
-        while True:
-            line = await rd.readline()
-            if not line:
-                return
-            if line.startswith(b'data: '):
-                self.times.append(us())
-'''
-
-NETWORKED = PATHS + COMMON + CLIENT + REQUEST.replace('%', '%%') + '''
-import scoreboard
-scoreboard.prepare_heap()
-import wlan_tm1637 as board
-from scoreboard.app import App
-from scoreboard.store import Store
-
-PORT = %(port)d
-d = flash('net')
-with open(d + '/net.json', 'w') as f:
-    f.write(json.dumps({'ssid': 'bench', 'password': 'password1'}))
-
-chips = attach(board)
-store = Store(d)
-network.reset()
-changed = []
-r = None
-
-def stats(xs):
-    xs = sorted(xs)
-    return '%%.1f %%.1f %%.1f' %% (xs[len(xs) // 2] / 1000, xs[-1] / 1000, xs[0] / 1000)
-
-def boot():
-    global r
-    from scoreboard.app import App
-    from scoreboard.net.run import Runner
-    r = Runner(board, store, d, network=network, host='127.0.0.1', port=PORT,
-               log=lambda t: None, make=App)
-    r.chips = chips
-    wake = r.hub._wake
-    def _wake():
-        changed.append(us())
-        wake()
-    r.hub._wake = _wake
-
-async def main():
-    gc.collect()
-    base = gc.mem_alloc()
-    boot()
-    r.start()
-    for _ in range(200):
-        if r.wifi.state == 'up':
-            break
-        await sleep_ms(10)
-    await sleep_ms(100)
-    gc.collect()
-    print('HEAP idle', gc.mem_alloc() - base)
-    await request('POST', '/api/pair', {})
-    pin = r.app.ctl.view.get('pin') or r.pairing.pin
-    token = json.loads((await request('POST', '/api/pair', {'pin': pin}))[1])['token']
-    await request('POST', '/api/press', {'button': 'OK', 'gesture': 'tap'}, token)
-    # The lamp test at power-up (every segment lit for a second) shows no score: wait it out.
-    lit = [[255] * len(p) if p else None for p in picture(r.chips)]
-    for _ in range(300):
-        if picture(r.chips) != lit:
-            break
-        await sleep_ms(10)
-    gc.collect()
-    before = gc.mem_alloc()
-    clients = [Client() for _ in range(4)]
-    for c in clients:
-        await c.open()
-    await sleep_ms(200)
-    gc.collect()
-    print('HEAP clients', gc.mem_alloc() - base, gc.mem_alloc() - before)
-    # A phone's action to the changed digits at the virtual chip.
-    lat = []
-    for i in range(20):
-        await sleep_ms(30)
-        base = picture(r.chips)
-        t0 = us()
-        body = {'do': 'frame', 'red': 0, 'blue': 0}
-        task = asyncio.create_task(request('POST', '/api/action', body, token))
-        while picture(r.chips) == base and since(t0) < 500000:
-            await sleep_ms(0)
-        lat.append(since(t0))
-        await task
-    print('LAT action_to_chip', stats(lat))
-    # A button's change to the event at each stream.
-    pin_no = board.BUTTONS['RED']
-    to_sse = []
-    for i in range(20):
-        for c in clients:
-            c.times = []
-        del changed[:]
-        machine.drive(pin_no, 0)
-        await sleep_ms(80)
-        machine.drive(pin_no, None)
-        for _ in range(100):
-            if changed and all(len(c.times) for c in clients):
-                break
-            await sleep_ms(2)
-        t = changed[0]
-        for c in clients:
-            to_sse.append(time.ticks_diff(c.times[0], t))
-        await sleep_ms(200)
-    print('LAT button_to_sse', stats(to_sse))
-    # The worst gap between passes: four streams open, a phone acting every 20 ms for 3 s.
-    r.worst_gap = 0
-    passes = r.passes
-    t0 = us()
-    n = 0
-    while since(t0) < 3000000:
-        await request('POST', '/api/press', {'button': 'BLUE', 'gesture': 'tap'}, token)
-        n += 1
-        await sleep_ms(20)
-    print('GAP busy', r.worst_gap, r.passes - passes, n)
-    # ... and with the Wi-Fi down for 3 s (the task joining again and again).
-    from scoreboard.net import wifi
-    wifi.BACKOFF_MS = 100
-    wifi.BACKOFF_MAX_MS = 400
-    r.worst_gap = 0
-    passes = r.passes
-    tries = len(network.attempts)
-    network.drop()
-    await sleep_ms(3000)
-    print('GAP down', r.worst_gap, r.passes - passes, len(network.attempts) - tries)
-    network.restore()
-    for c in clients:
-        c.task.cancel()
-        c.wr.close()
-    r.stop()
-    print('OK')
-
-asyncio.run(main())
-'''
+def path(paths):
+    """The unix-port runs' path, first first: the stand-ins, the compiled firmware and its
+    libraries, the tools, the boards and the Wi-Fi test boards."""
+    return [paths[k] for k in ('virtual', 'fw', 'lib', 'tools', 'boards', 'fixtures')]
 
 
 # The same board on a 32-bit MicroPython (the WebAssembly port of make bench's other 32-bit
@@ -272,122 +33,43 @@ asyncio.run(main())
 # has no sockets, so the connections are in-memory pipes (tools/wasm32/loopback.py) in place of
 # asyncio's streams; everything else is the firmware as a board runs it: the board file, the
 # Runner with its Wi-Fi task (on the stand-in network), the HTTP server, pairing, four event
-# streams, a game scored from the phone. Each figure is the live heap counted from before the
-# firmware's first import (the harness, the stand-ins and the chip model are not counted;
-# the board file is). Readings are taken in calls of their own (see run_steps.mjs).
-W32_START = r"""
-import sys, gc, json, os
-for p in ('/tools', '/tools/virtual', '/tools/boards', '/fw', '/fw/lib'):
-    sys.path.insert(0, p)
-import asyncio, time, machine, network, virtual_board, loopback
-loopback.install()
-network.reset()
-try:
-    os.mkdir('/flash')
-except OSError:
-    pass
-NET = %(net)r
-if NET:
-    with open('/flash/net.json', 'w') as f:
-        f.write(json.dumps({'ssid': 'bench', 'password': 'password1'}))
-_m = {}
-PORT = 80
-us = time.ticks_us
+# streams, a game scored from the phone (net32.py). Readings are taken in calls of their own
+# (see run_steps.mjs).
+W32_PATH = ['/fw/lib', '/fw', '/tools/boards', '/tools/virtual', '/tools', '/tools/onboard']
 
-def picture():
-    return [c.digits() for c in chips if c.kind == 'segments']
-"""
-def read(key, times=3):
-    """Steps that read the live heap `times` times, 100 ms apart, and keep the least: the
-    scoring task and the streams run between steps, and a reading taken while one of them
-    holds a temporary is that much high."""
+
+def body_of(text, name):
+    """The step `text` with its `async def name():` replaced by that function's body, at the
+    top level (the port runs a step with top-level await): the same code, run as one call and
+    gone after it, as a coroutine function kept until its call returned would not be."""
+    lines = text.split('\n')
+    i = lines.index('async def %s():' % name)
+    body = [line[4:] if line.startswith('    ') else line for line in lines[i + 1:]]
+    return '\n'.join(lines[:i] + [line for line in body if not line.startswith('global ')])
+
+
+def w32_steps(tag, times=3):
+    """net32.py as the 32-bit port's calls for `tag` ('plain' or 'net'): its common parts, then
+    its `tag` part. A `read KEY` is `times` readings, 100 ms apart, then the least kept."""
     steps = []
-    for i in range(times):
-        if i:
-            steps.append("await asyncio.sleep_ms(100)\n")
-        steps.append("gc.collect()\n_r%d = gc.mem_alloc()\n" % i)
-    steps.append("_m[%r] = min(%s)\n" % (key, ', '.join('_r%d' % i for i in range(times))))
+    part = None
+    for marker, text in chunks('net32'):
+        kind, _, arg = marker.partition(' ')
+        if kind in ('plain', 'net'):
+            part = kind
+        if part not in (None, tag):
+            continue
+        if kind == 'read':
+            for i in range(times):
+                if i:
+                    steps.append('await asyncio.sleep_ms(100)\n')
+                steps.append('reading()\n')
+            steps.append('keep(%r)\n' % arg)
+        elif kind == 'await':
+            steps[-1] = body_of(steps[-1], arg)
+        if text.strip():
+            steps.append(text)
     return steps
-
-W32_STEPS = [
-    W32_START, *read('start'),
-    'import pico_w_tm1637 as board\n', *read('board'),
-    'chips = virtual_board.VirtualBoard(board).chips()\n', *read('chips'),
-]
-W32_PLAIN = [
-    """import scoreboard
-scoreboard.prepare_heap()
-import scoreboard.app, scoreboard.store, scoreboard.ui.controller
-""", *read('code_app'), """from scoreboard.app import App
-from scoreboard.store import Store
-app = App(board, Store('/flash'), time.ticks_ms())
-for i in range(400):
-    app.step(time.ticks_ms())
-""", *read('plain'),
-    "print('W32 plain', _m['plain'] - _m['chips'] + _m['board'] - _m['start'], "
-    "_m['code_app'] - _m['chips'] + _m['board'] - _m['start'])\n",
-]
-W32_NET = [
-    """import scoreboard
-scoreboard.prepare_heap()
-import scoreboard.app, scoreboard.store, scoreboard.ui.controller
-""", *read('code_app'), """import microdot
-""", *read('code_microdot'), """from scoreboard.net.run import Runner
-from scoreboard.store import Store
-import scoreboard.net.wifi
-""", *read('code'), """r = Runner(board, Store('/flash'), '/flash', network=network, port=80,
-           log=lambda t: None, make=scoreboard.app.App)
-""", *read('built'), """r.start()
-for _ in range(300):
-    await asyncio.sleep_ms(10)
-    if r.wifi.state == 'up' and loopback.server is not None and picture()[0] != [255] * 4:
-        break
-""", *read('idle'),
-    """code, _ = await request('POST', '/api/pair', {})
-code, body = await request('POST', '/api/pair', {'pin': r.pairing.pin})
-token = json.loads(body)['token']
-clients = [Client() for _ in range(4)]
-for c in clients:
-    await c.open()
-await asyncio.sleep_ms(200)
-""", *read('streams'),
-    # seed 000's first frames from the phone, seen on the chips and by every stream
-    """before = picture()
-for red, blue in ((3, 0), (0, 2), (4, 0), (0, 1)):
-    code, body = await request('POST', '/api/action', {'do': 'frame', 'red': red, 'blue': blue},
-                               token)
-    assert code == 200, body
-await asyncio.sleep_ms(100)
-assert picture() != before
-assert all(len(c.times) >= 5 for c in clients), [len(c.times) for c in clients]
-view = json.loads((await request('GET', '/api/view'))[1])
-assert (view["red"], view["blue"]) == (7, 3), view
-""", *read('played'),
-    """from scoreboard.net import web
-pg = web.pages()
-text = pg.page()
-first = next(text)
-""", *read('page'),
-    """text.close()
-del pg, text, first
-code, body = await request('GET', '/')
-assert code == 200 and len(body) > 5000
-print('W32 page_len', len(body))
-del body
-await asyncio.sleep_ms(300)
-""", *read('after_page'),
-    # a board with `mqtt` settings also loads the venue link (its objects not counted here)
-    "import scoreboard.net.venue, scoreboard.net.mqtt, scoreboard.net.outbox\n", *read('venue'),
-    """def f(k):
-    return _m[k] - _m['chips'] + _m['board'] - _m['start']
-print('W32 net', f('idle'), f('streams'), f('played'), _m['page'] - _m['played'],
-      f('after_page'))
-print('W32 venue', _m['venue'] - _m['after_page'])
-print('W32 parts', f('code_app'), _m['code_microdot'] - _m['code_app'],
-      _m['code'] - _m['code_microdot'], _m['built'] - _m['code'], _m['idle'] - _m['built'])
-print('W32 ok')
-""",
-]
 
 
 def wasm32(paths):
@@ -416,11 +98,13 @@ def wasm32(paths):
     # firmware has not (microdot would take another path with it): hide it.
     with open(os.path.join(tools, 'inspect.py'), 'w') as f:
         f.write("raise ImportError('not on a board')\n")
+    shutil.copytree(os.path.join(ROOT, 'tools', 'onboard'), os.path.join(tools, 'onboard'),
+                    ignore=shutil.ignore_patterns('__pycache__'), dirs_exist_ok=True)
     got = {}
-    for tag, steps, net in (('plain', W32_PLAIN, False), ('net', W32_NET, True)):
+    for tag in ('plain', 'net'):
         job = {'heap': 1 << 20, 'async': True,
                'copy': [[paths['fw'], '/fw'], [tools, '/tools']],
-               'steps': [W32_STEPS[0] % {'net': net} + CLIENT + REQUEST] + W32_STEPS[1:] + steps}
+               'path': W32_PATH, 'argv': ['net32.py', tag], 'steps': w32_steps(tag)}
         path = os.path.join(prefix, 'net-%s.json' % tag)
         with open(path, 'w') as f:
             json.dump(job, f)
@@ -454,9 +138,9 @@ def main():
              'virtual': os.path.join(ROOT, 'tools', 'virtual'),
              'port': 20000 + os.getpid() % 20000}
     print('firmware compiled with mpy-cross: %d modules (microdot included)' % n)
-    plain = run(PLAIN % paths, timeout=120)
-    code = run(CODE % paths, timeout=120)
-    net = run(NETWORKED % paths, timeout=300)
+    plain = run(onboard('net_plain'), path(paths), timeout=120)
+    code = run(onboard('net_code'), path(paths), timeout=120)
+    net = run(onboard('net_networked'), path(paths), timeout=300, args=[paths['port']])
     if 'HEAP plain' not in plain.stdout or 'OK' not in net.stdout.split():
         print(plain.stdout, plain.stderr, net.stdout, net.stderr)
         return 1

@@ -39,6 +39,8 @@ def probe(root, *args, timeout=900):
     script = os.path.join(root, 'tools', 'perf_probe.py')
     if os.path.abspath(root) != ROOT:
         shutil.copy(os.path.join(HERE, 'perf_probe.py'), script)
+        if not os.path.exists(os.path.join(root, 'tools', 'paths.py')):   # (which it imports)
+            shutil.copy(os.path.join(HERE, 'paths.py'), os.path.join(root, 'tools'))
     r = subprocess.run([MP, '-X', 'heapsize=8M', script] + [str(a) for a in args],
                        capture_output=True, text=True, timeout=timeout, cwd=root)
     if r.returncode:
@@ -135,21 +137,11 @@ def allocation(root):
 
 
 def idle(root):
-    sys.path.insert(0, os.path.join(root, 'host_tests'))
-    script = '''
-import sys
-sys.path.insert(0, %r)
-import app_probe
-bad = []
-for board in app_probe.boards():
-    sim = app_probe.sim_for(board)
-    b = app_probe.idle_bytes_per_step(sim)
-    if b != 0:
-        bad.append('%%s %%s' %% (board, b))
-print('idle', len(app_probe.boards()), ';'.join(bad) or '-')
-''' % os.path.join(root, 'host_tests')
-    r = subprocess.run([MP, '-X', 'heapsize=8M', '-c', script], capture_output=True, text=True,
-                       timeout=900, cwd=root)
+    script = os.path.join(HERE, 'onboard', 'perf_idle.py')
+    env = dict(os.environ, MICROPYPATH=':'.join([os.path.join(root, 'host_tests'),
+                                                 os.path.join(root, 'tools'), '.frozen']))
+    r = subprocess.run([MP, '-X', 'heapsize=8M', script], capture_output=True, text=True,
+                       timeout=900, cwd=root, env=env)
     f = r.stdout.split()
     if r.returncode or len(f) < 3:
         print('idle bytes: could not measure: ' + r.stderr[-800:])

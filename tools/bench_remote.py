@@ -10,12 +10,10 @@ checked with the heap locked. On CPython only the times are shown.
 """
 
 import gc
-import sys
 
-HERE = __file__.rsplit('/', 1)[0] if '/' in __file__ else '.'
-sys.path.insert(0, HERE + '/../firmware')
-sys.path.insert(0, HERE)
+import paths
 
+paths.setup()
 from scoreboard.remote.adapter import RemoteKeys  # noqa: E402
 from scoreboard.remote.ev1527 import EV1527  # noqa: E402
 from scoreboard.remote.nec import NEC  # noqa: E402
@@ -188,7 +186,7 @@ def to_digits(board, kind, start, code):
 
     import sim_engine
 
-    sim_engine.setup_path(HERE + '/..')
+    paths.virtual()
     d = '/tmp/sb-bench-remote-%s' % kind
     try:
         os.mkdir(d)

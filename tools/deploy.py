@@ -49,40 +49,10 @@ DATA = ('.html',)
 RAW_PROMPT = b'raw REPL; CTRL-B to exit\r\n>'
 MARK = '@@'
 
-# Runs on the board: one line per file or folder of ours, (path, size or -1 for a folder, hash).
-STATE_SCRIPT = """\
-import os
-try:
-    import hashlib, binascii
-except ImportError:
-    hashlib = None
-def _h(p):
-    if hashlib is None:
-        return None
-    h = hashlib.sha256()
-    b = bytearray(512)
-    m = memoryview(b)
-    with open(p, 'rb') as f:
-        while True:
-            n = f.readinto(b)
-            if not n:
-                break
-            h.update(m[:n])
-    return binascii.hexlify(h.digest()).decode()
-def _f(p):
-    try:
-        st = os.stat(p)
-    except OSError:
-        return
-    if st[0] & 0x4000:
-        print('%s', repr((p, -1, None)))
-        for e in os.ilistdir(p):
-            _f(p + '/' + e[0])
-    else:
-        print('%s', repr((p, st[6], _h(p))))
-for _p in %r:
-    _f(_p)
-"""
+# Runs on the board: one line per file or folder of ours, (path, size or -1 for a folder, hash):
+# this file, then the line `state(roots, MARK)`.
+STATE_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'onboard',
+                            'deploy_state.py')
 
 
 class DeployError(Exception):
@@ -308,7 +278,8 @@ def device_state(port, timeout, verbose=False):
     """{path: (size, sha256 hex or None)} of our files on the board; folders have size -1."""
     # /lib too: the vendored libraries go there (only files under /scoreboard are ever removed).
     roots = ['/main.py', '/main.mpy', '/board.py', '/board.mpy', '/' + PACKAGE, '/' + LIB]
-    script = STATE_SCRIPT % (MARK, MARK, roots)
+    with open(STATE_SCRIPT) as f:
+        script = f.read() + 'state(%r, %r)\n' % (roots, MARK)
     out = mpremote(port, ['exec', script], timeout, verbose)
     state = {}
     for line in out.splitlines():

@@ -41,24 +41,51 @@ def compile_tree(src, dst, keep_source=('main.py',)):
     return count
 
 
-def run(script, path=(), heap=None, timeout=120, cwd=None):
-    """Run MicroPython source text `script` with `path` prepended to sys.path."""
-    pre = 'import sys\n' + ''.join('sys.path.insert(0, %r)\n' % p for p in reversed(path))
+ONBOARD = os.path.join(ROOT, 'tools', 'onboard')
+# The unix port's own sys.path after the folders a run puts ahead of it (MICROPYPATH replaces it).
+PORT_PATH = ['.frozen', '~/.micropython/lib', '/usr/lib/micropython']
+
+
+def onboard(name):
+    """tools/onboard/<name>.py: MicroPython code the benches run on the unix port."""
+    return os.path.join(ONBOARD, name + '.py')
+
+
+def chunks(name):
+    """tools/onboard/<name>.py cut at its marker lines (`# -- step`, `# -- read KEY`, ...), for
+    a port that runs it as calls of their own: [(marker, text)], the marker being the words
+    after `# -- ` ('step', 'read KEY'), the first chunk's ''."""
+    out = [['', '']]
+    with open(onboard(name)) as f:
+        for line in f:
+            if line.startswith('# -- '):
+                out.append([' '.join(line[5:].split()), ''])
+            else:
+                out[-1][1] += line
+    return [(m, t) for m, t in out]
+
+
+def run(script, path=(), heap=None, timeout=120, cwd=None, args=()):
+    """Run the MicroPython file `script` (tools/onboard/..., see onboard()) under the unix port,
+    with `args` as its sys.argv[1:]. Its own folder comes first on its sys.path, then the
+    folders of `path` (through MICROPYPATH), then the port's own."""
     cmd = [MICROPYTHON]
     if heap:
         cmd += ['-X', 'heapsize=%d' % heap]
-    cmd += ['-c', pre + script]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=cwd)
+    cmd += [script] + [str(a) for a in args]
+    env = dict(os.environ, MICROPYPATH=':'.join(list(path) + PORT_PATH))
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=cwd,
+                          env=env)
 
 
-def smallest_heap(script, path=(), lo=2048, hi=1 << 20, ok_marker='OK', margin=4096):
-    """The smallest -X heapsize (bytes, 256-byte steps) that runs `script` to its `ok_marker`
-    line, and from which every larger size tried works too. Fragmentation makes "does it
-    fit" a little ragged near the edge (a size can fail where a smaller one passed), so after
-    the binary search the sizes up to `margin` above the answer are tried in 1 KB steps; a
-    failure there moves the answer above it."""
+def smallest_heap(script, path=(), lo=2048, hi=1 << 20, ok_marker='OK', margin=4096, args=()):
+    """The smallest -X heapsize (bytes, 256-byte steps) that runs the file `script` (with
+    `args`) to its `ok_marker` line, and from which every larger size tried works too.
+    Fragmentation makes "does it fit" a little ragged near the edge (a size can fail where a
+    smaller one passed), so after the binary search the sizes up to `margin` above the answer
+    are tried in 1 KB steps; a failure there moves the answer above it."""
     def works(n):
-        r = run(script, path, heap=n)
+        r = run(script, path, heap=n, args=args)
         return r.returncode == 0 and ok_marker in r.stdout
     if not works(hi):
         return None

@@ -14,16 +14,7 @@ The firmware runs under the MicroPython unix port unless --cpython.
 """
 import sys
 
-HERE = __file__.rsplit('/', 1)[0] if '/' in __file__ else '.'
-ROOT = HERE + '/..'
-
-
-def setup_path(root):
-    for p in (root + '/boards', root + '/firmware', root + '/firmware/lib', root + '/tools',
-              root + '/tools/virtual'):
-        if p in sys.path:
-            sys.path.remove(p)
-        sys.path.insert(0, p)
+import paths
 
 
 def _runner_class():
@@ -58,7 +49,7 @@ def _runner_class():
 
 
 if __name__ != '__main__' or sys.implementation.name == 'micropython' or '--engine' in sys.argv:
-    setup_path(ROOT)
+    paths.net()
     SimRunner = _runner_class()
 
 
@@ -209,12 +200,9 @@ def parse_args(argv):
 
 def load_board(name):
     if '/' in name:
-        folder, name = name.rsplit('/', 1)
-        sys.path.insert(0, folder)
-        if name.endswith('.py'):
-            name = name[:-3]
+        name = paths.board_file(name)
     else:
-        sys.path.append(HERE + '/../host_tests/fixtures/boards')   # the Wi-Fi test boards
+        paths.behind(paths.FIXTURES)   # the Wi-Fi test boards
     return __import__(name)
 
 
@@ -296,7 +284,6 @@ def interactive(cmd):
     import subprocess
     import termios
     import tty
-    sys.path.insert(0, HERE)
     from sim import HELP, KEYS
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, text=True, bufsize=1)
     fd = sys.stdin.fileno()

@@ -12,11 +12,10 @@
 # Each prints one line of results (`key value ...`) for bench_perf.py to read.
 import sys
 
-_here = __file__.rsplit('/', 1)[0] if '/' in __file__ else '.'
-ROOT = _here + '/..'
-for _p in (ROOT + '/host_tests', _here):
-    if _p not in sys.path:
-        sys.path.insert(0, _p)
+import paths
+
+paths.add(paths.TESTS)
+ROOT = paths.ROOT
 import app_probe  # noqa: E402  (sets the path: boards, firmware, the virtual parts)
 
 import machine  # noqa: E402  (the virtual board's stand-in)

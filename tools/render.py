@@ -13,7 +13,7 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, 'tools'))
+import paths  # noqa: E402
 import sim_engine  # noqa: E402
 
 # The README's sample: seed 000's worked game after four frames (8-8), red about to score 3.
@@ -87,7 +87,7 @@ def picture(sim, scale=4, gap=24, bg=(20, 20, 20)):
 
 
 def render(board, script_text, out_path, scale=4):
-    sim_engine.setup_path(ROOT)
+    paths.virtual()
     with tempfile.TemporaryDirectory() as flash:
         sim = sim_engine.Sim(board, flash, Null())
         for _, op, args in sim_engine.parse(script_text.splitlines(), sim.board.BUTTONS):

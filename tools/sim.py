@@ -35,6 +35,9 @@ import termios
 import time
 import tty
 
+import paths
+
+paths.setup()
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MICROPYTHON = os.environ.get('MICROPYTHON', os.path.join(ROOT, '.venv', 'bin', 'micropython'))
 DEFAULT_BOARD = 'pico_tm1637'
@@ -44,7 +47,6 @@ DEFAULT_BOARD = 'pico_tm1637'
 def gesture_ms():
     """(long, hold, chord) thresholds in ms, from the firmware's gestures (DESIGN section 4's
     600, 3000 and 1000 where that module cannot be read)."""
-    sys.path.insert(0, os.path.join(ROOT, 'firmware'))
     try:
         from scoreboard.ui.gestures import Gestures
         return Gestures.LONG_MS, Gestures.HOLD_MS, Gestures.CHORD_MS
@@ -247,7 +249,6 @@ ARG_NAMES = {'b': 'B', 'm': 'MS', 'c': 'CODE', 'p': 'PCT'}
 
 def script_help():
     """The press-script commands, from the engine's own table."""
-    sys.path.insert(0, os.path.join(ROOT, 'tools'))
     import sim_engine
     lines = ['press-script commands (B: RED, BLUE, OK, RED_MINUS, BLUE_MINUS; MS: '
              'milliseconds; CODE: a remote code in hex; PCT: 0..100; [ ]: optional; # starts a '
@@ -285,7 +286,6 @@ def serve_http(args):
         shown = '127.0.0.1' if host in ('0.0.0.0', '') else host
         print('sim: the phone remote of board %s at http://%s:%s/' % (args.board, shown, port),
               file=sys.stderr)
-    sys.path.insert(0, os.path.join(ROOT, 'tools'))
     import net_sim
     return net_sim.front_main(argv)
 

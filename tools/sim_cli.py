@@ -11,7 +11,8 @@
 #   --name: what error messages call the script (sim.py says <stdin> for a piped one)
 import sys
 
-from sim_engine import ScriptError, Sim, TooLong, parse_line, setup_path
+import paths
+from sim_engine import ScriptError, Sim, TooLong, parse_line
 
 
 def text_line(n, raw):
@@ -120,13 +121,11 @@ def main(argv):
     if flash is None:
         sys.stderr.write('--flash DIR is required\n')
         return 2
-    setup_path(root)
-    if '/' in board:
-        # A board file outside boards/ (a test fixture): its folder goes on the path.
-        folder, board = board.rsplit('/', 1)
-        sys.path.insert(0, folder)
-        if board.endswith('.py'):
-            board = board[:-3]
+    # The stand-in machine and neopixel shadow the port's own; boards are top-level modules
+    # as board.py is on the device; a board file outside boards/ (a test fixture) brings its
+    # folder.
+    paths.virtual(root)
+    board = paths.board_file(board)
     try:
         b = __import__(board)
     except ImportError:

@@ -425,8 +425,6 @@ class Sim:
 
 
 def setup_path(root):
-    # The stand-in machine and neopixel must shadow the port's own; boards are top-level
-    # modules as board.py is on the device.
-    for p in (root + '/boards', root + '/firmware', root + '/tools', root + '/tools/virtual'):
-        if p not in sys.path:
-            sys.path.insert(0, p)
+    """The virtual board's path (kept for callers of the old name): tools/paths.py's virtual()."""
+    import paths
+    paths.virtual(root)

@@ -20,7 +20,7 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, 'tools'))
+import paths  # noqa: E402
 import sim_engine  # noqa: E402
 
 # What each driver is as a part, and the names of the part's own pins for the driver's
@@ -164,12 +164,12 @@ def read_board(name, folder=None):
     parts: one dict a driver, in display order: display (1-based), title, detail, power and
     pins [(part pin, pin id, note)]. buttons: [(name, pin id)] in key order.
     name may be a path to a board file outside boards/ (its folder goes on the path)."""
-    sim_engine.setup_path(ROOT)
+    paths.virtual()
     if folder is None and (os.sep in name or name.endswith('.py')):
         folder, name = os.path.split(os.path.abspath(name))
         name = name[:-3] if name.endswith('.py') else name
-    if folder and folder not in sys.path:
-        sys.path.insert(0, folder)
+    if folder:
+        paths.add(folder)
     import machine
     base, soft, spi, softspi = _recording_spi(machine)
     machine.SPI, machine.SoftSPI = spi, softspi

@@ -2,7 +2,10 @@
 //
 // usage: node run_steps.mjs NODE_MODULES STEPS.json
 //   STEPS.json: {"heap": bytes, "copy": [[host dir, dir in the port's filesystem], ...],
-//                "steps": [python source, ...], "async": false}
+//                "path": [dir, ...], "argv": [str, ...], "steps": [python source, ...],
+//                "async": false}
+//   "path" goes ahead on sys.path and "argv" becomes sys.argv before the first step (the
+//   steps are usually a file of tools/onboard cut into calls: mpy_tools.chunks).
 //   With "async": true each step runs with runPythonAsync: it may `await` at the top level,
 //   and the port's asyncio tasks (run by node's event loop) go on between and during steps.
 //
@@ -33,6 +36,10 @@ function copy(src, dst) {
   }
 }
 for (const [src, dst] of job.copy) copy(src, dst);
+if (job.path || job.argv) {
+  mp.runPython('import sys\nsys.path[:0] = ' + JSON.stringify(job.path || []) +
+    '\nsys.argv[:] = ' + JSON.stringify(job.argv || []) + '\ndel sys\n');
+}
 for (const code of job.steps) {
   // The proxies of finished steps hold their Python objects until JavaScript's collector
   // runs (node --expose-gc): let it run, so a reading counts only what is live.
