@@ -20,9 +20,10 @@ import virtual_first  # noqa: F401  (tools/virtual first on the path)
 import machine  # noqa: E402  (tools/virtual/machine.py)
 import wiring  # noqa: E402
 
+import paths  # noqa: E402
+
 ROOT = wiring.ROOT
-if os.path.join(ROOT, 'boards') not in sys.path:
-    sys.path.insert(0, os.path.join(ROOT, 'boards'))
+paths.add(paths.BOARDS)
 
 SHOWS = re.compile(r'<!-- shows: (\{.*?\}) phase (\d+) -->\n+```\n(.*?)```', re.S)
 LEGEND = {'r': (255, 0, 0), 'b': (0, 60, 255), 'a': (255, 150, 0), 'd': (40, 40, 40)}
@@ -189,7 +190,6 @@ def test_every_page_and_the_readme_install_with_commands_that_exist():
         docs['README.md'] = f.read()
     for fn, text in docs.items():
         assert 'OWNER' not in text and 'github:' not in text, fn      # no placeholder
-        assert '../shared' not in text, fn
         deploy = text.index('make deploy BOARD=')
         marker = text.index('<!-- install-path: check -->')
         assert deploy < marker, fn          # USB first, then the package and mip

@@ -16,7 +16,6 @@ ROOT = os.path.dirname(HERE)
 SAVED = os.path.join(HERE, 'fixtures', 'saved')
 SIM = os.path.join(ROOT, 'tools', 'sim.py')
 NAMES = sorted(n for n in os.listdir(SAVED) if os.path.isdir(os.path.join(SAVED, n)))
-sys.path.insert(0, os.path.join(ROOT, 'firmware'))
 
 
 def expect(name):
