@@ -87,6 +87,7 @@ class Runner:
         # The menu's `unpair` item forgets every phone: the controller calls ctl.on_unpair()
         # (named as its on_bank hook is).
         ctl.on_unpair = self.pairing.forget_all
+        ctl.on_pair = self.pairing.open_at_board   # the menu's `pair`: a PIN at once
         if self.venue is not None:        # the banked games to the outbox, the view to `state`
             self.venue.hook(ctl)
 
