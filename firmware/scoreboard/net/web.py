@@ -353,6 +353,31 @@ async def drain(reader, limit=4096, ms=200):
         pass
 
 
+def client(req):
+    """The client's address (its IP, without the port): wrong PINs are counted per address."""
+    a = req.client_addr
+    if isinstance(a, (tuple, list)) and a:
+        return str(a[0])
+    return str(a)
+
+
+def locked(ms):
+    """429 for a pairing refused: this address locked for `ms`, or pairing closed (None)."""
+    if ms is None:
+        return reply(429, {'error': 'Pairing is closed after too many wrong PINs. Open it '
+                                    'on the board: menu, pair.'})
+    s = (ms + 999) // 1000
+    if s <= 90:
+        wait = '%d seconds' % s
+    elif s <= 90 * 60:
+        wait = '%d minutes' % ((s + 59) // 60)
+    else:
+        wait = '%d hours' % ((s + 3599) // 3600)
+    return reply(429, {'error': 'Too many wrong PINs from this phone. Try again in %s, or '
+                                'open pairing on the board: menu, pair.' % wait},
+                 {'Retry-After': str(s)})
+
+
 def bearer(req):
     """The token of `Authorization: Bearer TOKEN`, or None."""
     h = req.headers.get('Authorization')
@@ -566,20 +591,21 @@ def make_app(remote):
             return refuse(400, str(e))
         now = remote.now()
         p = remote.pairing
+        who = client(req)
         try:
             if 'pin' not in d:
                 if d:
-                    return refuse(400, 'pair takes {} or {"pin": "NNNN"}')
-                p.request(now)
+                    return refuse(400, 'Ask for a PIN with an empty request.')
+                p.request(now, who)
                 return reply(202, {'pin': 'shown on the board'})
             pin = d['pin']
             if len(d) != 1 or not isinstance(pin, str) or len(pin) != 4 or not pin.isdigit():
-                return refuse(400, 'pair takes {"pin": "NNNN"}, the 4 digits as a string')
-            token = p.confirm(pin, now)
-        except Locked:
-            return refuse(429, 'too many wrong PINs: wait a minute')
+                return refuse(400, 'The PIN is the 4 digits the board shows.')
+            token = p.confirm(pin, now, who)
+        except Locked as e:
+            return locked(e.ms)
         except WrongPin:
-            return refuse(403, 'wrong PIN')
+            return refuse(403, 'That is not the PIN the board shows.')
         return reply(200, {'token': token})
 
     def authorised(req):
