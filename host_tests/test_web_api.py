@@ -318,7 +318,7 @@ def test_two_phones_and_the_buttons_stay_consistent():
     nh.run(check, tag='two')
 
 
-def test_streams_send_a_comment_as_keep_alive_and_the_oldest_is_dropped():
+def test_streams_send_a_comment_as_keep_alive_and_a_watcher_never_ends_a_phones_stream():
     async def check(h):
         streams = []
         try:
@@ -331,11 +331,37 @@ def test_streams_send_a_comment_as_keep_alive_and_the_oldest_is_dropped():
             for s in streams:
                 await s.count(lambda s: s.comments >= 1)
                 assert s.comments == 1
+            # A seventh watcher is refused; every stream open stays open.
             extra = await nh.Stream(h).open()
             streams.append(extra)
-            await extra.until(lambda v: True)
-            await streams[0].count(lambda s: s.task.done())   # the oldest watcher's, ended
+            assert ' 503 ' in extra.status, extra.status
+            await nh.sleep_ms(100)
+            assert not any(s.task.done() for s in streams[:web.MAX_STREAMS])
+            # A paired phone opens its stream with its token: the oldest watcher's makes room.
+            token = await h.pair()
+            bad = await nh.Stream(h, '/api/events?token=' + 'f' * 32).open()
+            streams.append(bad)
+            assert ' 403 ' in bad.status, bad.status
+            phones = []
+            for _ in range(web.MAX_STREAMS):
+                p = await nh.Stream(h, '/api/events?token=' + token).open()
+                streams.append(p)
+                phones.append(p)
+                assert ' 200 ' in p.status, p.status
+                await p.until(lambda v: True)
+            for s in streams[:web.MAX_STREAMS]:
+                await s.count(lambda s: s.task.done())       # the watchers', ended
+            # Now every stream is a phone's: watchers get 503 and end none of them.
+            for _ in range(3):
+                w = await nh.Stream(h).open()
+                streams.append(w)
+                assert ' 503 ' in w.status, w.status
+            await nh.sleep_ms(100)
+            assert not any(p.task.done() for p in phones)
             assert len(h.runner.hub.streams) == web.MAX_STREAMS
+            await h.tap('RED')                   # and each phone hears the board
+            for p in phones:
+                await p.until(lambda v: v['hammer'] == 'red')   # RED chose the hammer
         finally:
             for s in streams:
                 s.close()

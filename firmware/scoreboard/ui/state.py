@@ -3,6 +3,7 @@
 # so a state it refuses leaves the controller as it was; check() is what the store calls to
 # know whether a slot is usable (DESIGN section 7: a slot the firmware cannot use counts as
 # damaged, and the store falls back to the other).
+from .. import names
 from ..core import BLUE, RED, load_game, new_game, traits
 from . import keys
 from .match import Match
@@ -10,20 +11,12 @@ from .match import Match
 VERSION = 1
 DEFAULT_BRIGHTNESS = 6
 BRIGHTNESS_MAX = 8      # the user's levels are 1..8
-NAME_MAX = 12
+NAME_MAX = names.MAX
 
 
 def name_ok(n):
-    """A player's or pair's name: None, or 1..NAME_MAX printable characters."""
-    if n is None:
-        return True
-    if type(n) is not str or not 0 < len(n) <= NAME_MAX:
-        return False
-    for c in n:
-        o = ord(c)
-        if o < 32 or 127 <= o < 160:
-            return False
-    return True
+    """A player's or pair's name: None, or a name by the rule of scoreboard/names.py."""
+    return names.valid(n)
 
 
 def _side(v):
