@@ -5,8 +5,9 @@
 # MAX_CONNECTIONS at once (the oldest still sending its request makes room, else 503) and
 # MAX_STREAMS event streams (a watcher over it gets 503; a paired phone's stream, opened with
 # ?token=, ends the oldest watcher's). A refused request's connection is closed after its
-# answer, nothing more read; bodies are JSON by RFC 8259 (net/strict.py). Handlers are coroutines: they run between two passes of the scoring loop, never
-# beside it (microdot would put a plain function on a thread under CPython).
+# answer, nothing more read; bodies are JSON by RFC 8259 (net/strict.py). Handlers are
+# coroutines: they run between two passes of the scoring loop, never beside it (microdot would
+# put a plain function on a thread under CPython).
 import asyncio
 import json
 
@@ -507,6 +508,21 @@ def make_app(remote):
         remote.hub.poll(remote.ctl)
         return Response(remote.hub.text, headers={'Content-Type': 'application/json',
                                                   'Cache-Control': 'no-store'})
+
+    @app.route('/api/options')
+    async def options(req):
+        # What the page's new-game form starts from: the game in play (else the one chosen)
+        # with its options as they are, the setup's hammer or first choice included.
+        ctl = remote.ctl
+        g = ctl.game
+        if g is not None:
+            kind, opts = g.KIND, dict(g.options)
+        else:
+            from ..core import traits
+            kind = ctl.kind
+            opts = ctl.opts(kind)
+            opts['first' if traits(kind).TURNS else 'hammer'] = ctl.choice
+        return reply(200, {'game': kind, 'options': opts})
 
     @app.route('/api/events')
     async def events(req):
