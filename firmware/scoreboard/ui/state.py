@@ -3,7 +3,6 @@
 # so a state it refuses leaves the controller as it was; check() is what the store calls to
 # know whether a slot is usable (DESIGN section 7: a slot the firmware cannot use counts as
 # damaged, and the store falls back to the other).
-from .. import names
 from ..core import BLUE, RED, load_game, new_game, traits
 from . import keys
 from .match import Match
@@ -11,11 +10,14 @@ from .match import Match
 VERSION = 1
 DEFAULT_BRIGHTNESS = 6
 BRIGHTNESS_MAX = 8      # the user's levels are 1..8
-NAME_MAX = names.MAX
 
 
 def name_ok(n):
-    """A player's or pair's name: None, or a name by the rule of scoreboard/names.py."""
+    """A player's or pair's name: None, or a name by the rule of scoreboard/names.py (loaded
+    only when there is a name to check: a board nobody names never pays for it)."""
+    if n is None:
+        return True
+    from .. import names
     return names.valid(n)
 
 
