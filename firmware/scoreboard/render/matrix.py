@@ -591,7 +591,7 @@ class MatrixLayout:
         else:
             self._value(value, w - self._value_width(value, SMALL), 1, SMALL, c)
 
-    # -- the pairing PIN ---------------------------------------------------------------------------
+    # -- the pairing PIN --------------------------------------------------------------------------
     def _pin(self, pin):
         c = self.c_info
         w = self.w
