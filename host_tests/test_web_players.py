@@ -309,3 +309,31 @@ def test_the_wifi_page_of_the_access_point(browser):
             pg.context.close()
         finally:
             board.stop()
+
+
+def test_a_phone_the_board_forgot_is_told_in_a_sentence_and_can_pair_again(browser):
+    size = VIEWPORTS[1]
+    board = Board('playersforgot')
+    try:
+        pg = phone(browser, size)
+        pg.goto(board.url)
+        pg.wait_for_selector('#conn:has-text("Live")')
+        pair(board, pg)
+        # the paired page watches with its token: its stream is a phone's, never a watcher's
+        # (the page's first, unpaired stream leaves the hub when the board next writes to it)
+        for _ in range(50):
+            if True in board.on_board(lambda: [s.paired for s in board.h.runner.hub.streams]):
+                break
+            pg.wait_for_timeout(50)
+        assert True in board.on_board(lambda: [s.paired for s in board.h.runner.hub.streams])
+        board.on_board(lambda: board.h.ctl.on_unpair())        # the menu's unpair
+        pg.click('#kr')
+        pg.wait_for_selector('#err:has-text("no longer paired")')
+        assert pg.locator('#pairing').is_visible() and pg.locator('#acts').is_hidden()
+        check(pg, 'forgotten', size)
+        pair(board, pg)
+        pg.click('#kr')
+        pg.wait_for_function("document.getElementById('rm').textContent == 'Has the hammer'")
+        pg.context.close()
+    finally:
+        board.stop()
