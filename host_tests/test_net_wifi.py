@@ -47,11 +47,15 @@ def test_without_an_ssid_the_board_opens_its_access_point_and_asks():
         assert '<form' in page and 'name="ssid"' in page and w.ap_name in page
         assert (await h.get('/remote')).status == 200
         form = {'Content-Type': 'application/x-www-form-urlencoded'}
-        r = await h.call('POST', '/wifi', b'ssid=bar&password=short', headers=form)
-        assert r.status == 400 and w.ssid is None
         body = ('ssid=The+Bar&password=%s&hostname=Table-3' % PASSWORD).encode()
         r = await h.call('POST', '/wifi', body, headers=form)
-        assert r.status == 200 and 'The Bar' in r.body.decode()
+        assert r.status == 415 and w.ssid is None     # only JSON: no other page can post it
+        r = await h.post('/wifi', {'ssid': 'bar', 'password': 'short'})
+        assert r.status == 400 and w.ssid is None
+        assert r.json()['error'].startswith('The password') and r.json()['error'][-1] == '.'
+        body = {'ssid': 'The Bar', 'password': PASSWORD, 'hostname': 'Table-3'}
+        r = await h.post('/wifi', body)
+        assert r.status == 200 and r.json()['joining'] == 'The Bar'
         with open(h.flash + '/net.json') as f:
             saved = json.loads(f.read())
         assert saved == {'ssid': 'The Bar', 'password': PASSWORD, 'hostname': 'table-3'}
@@ -60,7 +64,7 @@ def test_without_an_ssid_the_board_opens_its_access_point_and_asks():
         assert not ap.active()                   # joined: the access point has done its job
         page = (await h.get('/')).body.decode()
         assert 'EventSource' in page             # now the remote itself
-        r = await h.call('POST', '/wifi', body, headers=form)
+        r = await h.post('/wifi', body)
         assert r.status == 403
         state = (await h.get('/api/wifi')).json()
         assert state['mode'] == 'station' and state['ssid'] == 'The Bar'

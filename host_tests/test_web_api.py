@@ -126,9 +126,11 @@ def test_pairing_over_http_wrong_pins_lock_and_four_phones():
             r = await h.post('/api/pair', {'pin': wrong})
             assert r.status == 403, r
         assert (await h.post('/api/pair', {'pin': pin})).status == 429
-        assert (await h.post('/api/pair', {})).status == 429
-        assert 'pin' not in h.ctl.view
-        h.runner.pairing.locked_at -= P.LOCK_MS       # a minute later
+        r = await h.post('/api/pair', {})
+        assert r.status == 429 and 'minute' in r.json()['error'] or 'seconds' in \
+            r.json()['error'], r
+        assert h.ctl.view['pin'] == pin     # locked is this address: the PIN stays for others
+        h.runner.pairing.clients['127.0.0.1'].lock_at -= P.LOCK_MS       # a minute later
         tokens = []
         for _ in range(P.MAX_PHONES + 1):
             tokens.append(await h.pair())
@@ -141,7 +143,7 @@ def test_pairing_over_http_wrong_pins_lock_and_four_phones():
                     {'pin': h.ctl.view['pin'], 'x': 1}, {'token': 'x'}):
             r = await h.post('/api/pair', bad)
             assert r.status == 400 and r.json()['error'], (bad, r)   # malformed, not a guess
-        assert h.runner.pairing.wrong == 0
+        assert '127.0.0.1' not in h.runner.pairing.clients      # no wrong PIN counted
         pin = h.ctl.view['pin']
         r = await h.call('POST', '/api/press', body,
                          headers={'Authorization': 'bearer ' + tokens[-1]})   # any case
@@ -316,7 +318,7 @@ def test_two_phones_and_the_buttons_stay_consistent():
     nh.run(check, tag='two')
 
 
-def test_streams_send_a_comment_as_keep_alive_and_the_oldest_is_dropped():
+def test_streams_send_a_comment_as_keep_alive_and_a_watcher_never_ends_a_phones_stream():
     async def check(h):
         streams = []
         try:
@@ -329,11 +331,37 @@ def test_streams_send_a_comment_as_keep_alive_and_the_oldest_is_dropped():
             for s in streams:
                 await s.count(lambda s: s.comments >= 1)
                 assert s.comments == 1
+            # A seventh watcher is refused; every stream open stays open.
             extra = await nh.Stream(h).open()
             streams.append(extra)
-            await extra.until(lambda v: True)
-            await streams[0].count(lambda s: s.task.done())   # the oldest watcher's, ended
+            assert ' 503 ' in extra.status, extra.status
+            await nh.sleep_ms(100)
+            assert not any(s.task.done() for s in streams[:web.MAX_STREAMS])
+            # A paired phone opens its stream with its token: the oldest watcher's makes room.
+            token = await h.pair()
+            bad = await nh.Stream(h, '/api/events?token=' + 'f' * 32).open()
+            streams.append(bad)
+            assert ' 403 ' in bad.status, bad.status
+            phones = []
+            for _ in range(web.MAX_STREAMS):
+                p = await nh.Stream(h, '/api/events?token=' + token).open()
+                streams.append(p)
+                phones.append(p)
+                assert ' 200 ' in p.status, p.status
+                await p.until(lambda v: True)
+            for s in streams[:web.MAX_STREAMS]:
+                await s.count(lambda s: s.task.done())       # the watchers', ended
+            # Now every stream is a phone's: watchers get 503 and end none of them.
+            for _ in range(3):
+                w = await nh.Stream(h).open()
+                streams.append(w)
+                assert ' 503 ' in w.status, w.status
+            await nh.sleep_ms(100)
+            assert not any(p.task.done() for p in phones)
             assert len(h.runner.hub.streams) == web.MAX_STREAMS
+            await h.tap('RED')                   # and each phone hears the board
+            for p in phones:
+                await p.until(lambda v: v['hammer'] == 'red')   # RED chose the hammer
         finally:
             for s in streams:
                 s.close()

@@ -115,7 +115,7 @@ def test_pair_and_score_from_the_page(board, page):
     page.wait_for_selector('#acts', state='visible')
     assert page.evaluate("localStorage.getItem('token')")
     page.click('button[data-b="OK"][data-g="tap"]')     # start: setup -> play
-    page.wait_for_selector('#line:has-text("play")')
+    page.wait_for_selector('#line:has-text("frame 1")')
     for red, blue in ((0, 5), (4, 0), (4, 0), (0, 3)):
         want = (score(page, 'red') + red, score(page, 'blue') + blue)
         page.fill('#fr', str(red))
@@ -125,7 +125,7 @@ def test_pair_and_score_from_the_page(board, page):
             "([r, b]) => document.getElementById('rt').textContent == r && "
             "document.getElementById('bt').textContent == b", arg=list(want))
     assert board.on_board(lambda: (board.h.ctl.view['red'], board.h.ctl.view['blue'])) == (8, 8)
-    assert 'hammer' in page.locator('#rm').inner_text()    # level at 8: red shoots last
+    assert page.locator('#rm').inner_text() == 'Hammer'    # level at 8: red shoots last
     # A refused entry: the page says why, nothing changes.
     page.fill('#fr', '3')
     page.fill('#fb', '2')
@@ -152,6 +152,7 @@ def test_a_new_game_with_names_from_the_page(board, page):
     page.fill('#pin', pin)
     page.click('#send')
     page.wait_for_selector('#acts', state='visible')
+    page.click('#newgame summary')          # the new-game form opens on a tap
     page.select_option('#game', 'horsecollar')
     page.fill('#nr', 'Alice')
     page.fill('#nb', 'Ben')

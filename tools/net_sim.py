@@ -29,8 +29,25 @@ def _runner_class():
                      clock=None):
             from scoreboard.store import Store
             self.chips = []
+            self.bind_error = None
             Runner.__init__(self, board, Store(flash), flash, clock=clock, network=network,
                             host=host, port=port, log=log, make=App)
+
+        async def serve(self):
+            # On the host a port in use is the user's to fix, not something to retry every 2 s:
+            # one clear error and the simulator ends (a board retries: its address may come).
+            from microdot import Microdot  # noqa: F401  (the server's module, as Runner uses)
+            from scoreboard.net.web import make_app
+            self.server = make_app(self)
+            try:
+                await self.server.start_server(host=self.host, port=self.port)
+            except OSError as e:
+                if getattr(e, 'errno', None) == 98 or 'ADDRINUSE' in str(e):
+                    self.bind_error = 'port %d on %s is in use (another simulator or ' \
+                        'server?): choose another with HTTP=PORT' % (self.port, self.host)
+                else:
+                    self.bind_error = 'cannot serve on %s:%d: %s' % (self.host, self.port, e)
+                self.log('net_sim: ' + self.bind_error)
 
         def boot(self):
             import gc
@@ -67,6 +84,8 @@ class Engine:
                                 log=self.note)
         self.held = {}
         self.done = False
+        self.failed = False
+        self.board_name = getattr(board, '__name__', 'board')
         self._last = None
 
     def note(self, text):
@@ -76,16 +95,23 @@ class Engine:
         import sim_engine
         ctl = self.runner.app.ctl
         line = sim_engine.dumps(ctl.view)
-        if line == self._last:
-            return
-        self._last = line
         if self.headless:
+            if line == self._last:
+                return
+            self._last = line
             self.out.write(line + '\n')
         else:
-            head = 'Wi-Fi board (virtual): the phone remote at http://%s:%d/   q: quit' % (
-                self.host, self.port)
-            self.out.write('\x1b[H\x1b[2J' + head + '\n\n' + '\n'.join(self.picture()) +
-                           '\n\n' + line + '\n')
+            # What the chips show (the lamp test ending, a blink) changes without the view.
+            pic = '\n'.join(self.picture())
+            if line + pic == self._last:
+                return
+            self._last = line + pic
+            host = '127.0.0.1' if self.host in ('0.0.0.0', '') else self.host
+            head = 'Wi-Fi board %s (virtual): the phone remote at http://%s:%d/' % (
+                self.board_name, host, self.port)
+            keys = _env('SCOREBOARD_SIM_KEYS') or 'q: quit'
+            self.out.write('\x1b[H\x1b[2J' + head + '\n\n' + pic + '\n\n' + line + '\n\n' +
+                           keys + '\n')
         if hasattr(self.out, 'flush'):
             self.out.flush()
 
@@ -96,11 +122,17 @@ class Engine:
     async def watch(self):
         from scoreboard.aio import sleep_ms
         ver = None
+        beat = 0
         while not self.done:
             ctl = self.runner.app.ctl
-            if ctl.version != ver:
+            beat += 1
+            if ctl.version != ver or (not self.headless and beat >= 10):
                 ver = ctl.version
+                beat = 0
                 self.show()
+            if self.runner.bind_error:
+                self.done = True
+                self.failed = True
             await sleep_ms(5)
 
     async def press(self, names, ms):
@@ -232,7 +264,15 @@ def engine_main(argv):
         asyncio.run(eng.main())
     except KeyboardInterrupt:
         pass
-    return 0
+    return 1 if eng.failed else 0
+
+
+def _env(name):
+    try:
+        import os
+        return os.getenv(name)
+    except (ImportError, AttributeError):
+        return None
 
 
 # --- the front end (CPython): start the engine, pass the keys ----------------------------------
@@ -240,7 +280,6 @@ def engine_main(argv):
 def front_main(argv):
     import os
     import shutil
-    import subprocess
     import tempfile
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     try:
@@ -263,6 +302,10 @@ def front_main(argv):
     board = o['board']
     if board.endswith('.py') and os.path.isfile(board):
         args[args.index('--board') + 1] = os.path.abspath(board)
+    problem = port_problem(o['host'], o['port'])
+    if problem:
+        print('net_sim: ' + problem, file=sys.stderr)
+        return 2
     mp = os.environ.get('MICROPYTHON', os.path.join(root, '.venv', 'bin', 'micropython'))
     if not os.path.exists(mp):
         mp = shutil.which('micropython')
@@ -270,7 +313,11 @@ def front_main(argv):
     cmd += [a for a in args if a != '--cpython'] + ['--engine']
     try:
         if o['headless'] or not sys.stdin.isatty():
-            return subprocess.call(cmd)
+            proc = child(cmd)
+            try:
+                return proc.wait()
+            finally:
+                stop_child(proc)
         return interactive(cmd)
     except KeyboardInterrupt:
         return 0
@@ -279,13 +326,72 @@ def front_main(argv):
             shutil.rmtree(tmp, ignore_errors=True)
 
 
+def port_problem(host, port):
+    """Why the simulator cannot serve on host:port (in use, or not an address here), or None."""
+    import errno
+    import socket
+    s = socket.socket(socket.AF_INET6 if ':' in host else socket.AF_INET)
+    try:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)   # as the server's own
+        s.bind((host, port))
+    except OSError as e:
+        if e.errno == errno.EADDRINUSE:
+            return ('port %d on %s is in use (another simulator or server?): choose another '
+                    'with HTTP=PORT' % (port, host))
+        return 'cannot serve on %s:%d: %s' % (host, port, e.strerror or e)
+    finally:
+        s.close()
+    return None
+
+
+def _die_with_parent():
+    # In the child, before the exec: the kernel sends it SIGTERM when the front end dies, also
+    # by SIGKILL, so no engine is left serving the port (Linux; elsewhere stop_child does it).
+    try:
+        import ctypes
+        import signal
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)   # PR_SET_PDEATHSIG
+    except (OSError, AttributeError, ImportError):
+        pass
+
+
+def child(cmd, **kw):
+    """The engine as a child process that never outlives this one."""
+    import signal
+    import subprocess
+    proc = subprocess.Popen(cmd, preexec_fn=_die_with_parent, **kw)
+
+    def ended(signum, frame):
+        raise SystemExit(128 + signum)          # the finally blocks stop the child
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        try:
+            signal.signal(sig, ended)
+        except (ValueError, OSError):
+            pass
+    return proc
+
+
+def stop_child(proc):
+    import subprocess
+    if proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(timeout=3)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 def interactive(cmd):
+    import os
     import select
     import subprocess
     import termios
     import tty
     from sim import HELP, KEYS
-    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, text=True, bufsize=1)
+    os.environ['SCOREBOARD_SIM_KEYS'] = HELP
+    proc = child(cmd, stdin=subprocess.PIPE, text=True, bufsize=1)
     fd = sys.stdin.fileno()
     old = termios.tcgetattr(fd)
     try:
@@ -311,8 +417,9 @@ def interactive(cmd):
         try:
             proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
-            proc.kill()
-    return 0
+            pass
+        stop_child(proc)
+    return proc.returncode or 0
 
 
 if __name__ == '__main__':

@@ -266,11 +266,45 @@ def script_help():
     return '\n'.join(lines)
 
 
+def board_network(board):
+    """The board file's NETWORK ('wlan' on a Wi-Fi board), read without importing it."""
+    import ast
+    path = board if board.endswith('.py') else os.path.join(ROOT, 'boards', board + '.py')
+    try:
+        with open(path) as f:
+            tree = ast.parse(f.read())
+    except (OSError, SyntaxError):
+        return None
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, 'id', None) == 'NETWORK'
+                                                for t in node.targets):
+            try:
+                return ast.literal_eval(node.value)
+            except ValueError:
+                return None
+    return None
+
+
 def serve_http(args):
     """--http: the Wi-Fi board's runner, in tools/net_sim.py (which takes the same arguments)."""
     http = args.http
     if http.isdigit():
         http = '0.0.0.0:' + http
+    if board_network(args.board) != 'wlan':
+        wifi = [b for b in known_boards() if board_network(b) == 'wlan']
+        print('sim: board %s has no Wi-Fi (its file has no NETWORK = \'wlan\'), so it serves '
+              'no phone remote; boards with Wi-Fi: %s' % (args.board, ', '.join(wifi)),
+              file=sys.stderr)
+        return 2
+    host, _, port = http.rpartition(':')
+    if not port.isdigit():
+        print('sim: HTTP takes PORT or HOST:PORT', file=sys.stderr)
+        return 2
+    import net_sim
+    problem = net_sim.port_problem(host or '0.0.0.0', int(port))
+    if problem:
+        print('sim: ' + problem, file=sys.stderr)
+        return 2
     board = args.board
     if board.endswith('.py') and os.path.isfile(board):
         board = os.path.abspath(board)
@@ -282,11 +316,9 @@ def serve_http(args):
     if args.cpython:
         argv.append('--cpython')
     if not args.headless:
-        host, _, port = http.rpartition(':')
         shown = '127.0.0.1' if host in ('0.0.0.0', '') else host
         print('sim: the phone remote of board %s at http://%s:%s/' % (args.board, shown, port),
               file=sys.stderr)
-    import net_sim
     return net_sim.front_main(argv)
 
 

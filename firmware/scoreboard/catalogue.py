@@ -1,7 +1,7 @@
 # The catalogue: the facts that the parts around the firmware's core tell others (the phone's
 # page and API, the venue link, the venue service in tools/venue), each read from the one place
 # it is declared, never copied: the games and their traits from the core (core.KINDS and each
-# kind's TITLE, OPTIONS, ENTRY), the buttons from ui/keys.py, the name rule from ui/state.py;
+# kind's TITLE, OPTIONS, ENTRY), the buttons from ui/keys.py, the name rule from names.py;
 # the gestures a second input may send and the PIN's form are declared here (ui/actions.py
 # maps the same gesture names to the gesture kinds; a test keeps the two alike).
 # net/ reads the games only through this module (never the core itself), so a seventh game
@@ -9,10 +9,11 @@
 # the venue keeps it.
 from .core import KINDS, drop, traits
 from .ui.keys import NAMES as BUTTONS
-from .ui.state import NAME_MAX, name_ok
+from .names import MAX as NAME_MAX
+from .names import valid as name_ok
 
 __all__ = ('KINDS', 'BUTTONS', 'GESTURES', 'NAME_MAX', 'PIN_DIGITS', 'name_ok', 'pin_ok',
-           'title', 'games')
+           'title', 'turns', 'games')
 
 # What POST /api/press takes as `gesture` (the chord is its own form, RED and BLUE together).
 GESTURES = ('tap', 'long', 'hold')
@@ -32,6 +33,15 @@ def title(kind):
 
 def _title(t):
     return t.TITLE or t.KIND
+
+
+def turns(kind):
+    """True where the sides take turns (the setup's choice is `first`, not `hammer`)."""
+    return _read(kind, _turns)
+
+
+def _turns(t):
+    return bool(t.TURNS)
 
 
 def games():

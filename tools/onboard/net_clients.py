@@ -13,6 +13,8 @@ async def request(method, path, body=None, token=None):
     rd, wr = await asyncio.open_connection('127.0.0.1', PORT)
     data = json.dumps(body).encode() if body is not None else b''
     head = '%s %s HTTP/1.1\r\nContent-Length: %d\r\n' % (method, path, len(data))
+    if method == 'POST':
+        head += 'Content-Type: application/json\r\n'    # every POST (DESIGN section 10)
     if token:
         head += 'Authorization: Bearer %s\r\n' % token
     wr.write(head.encode() + b'\r\n' + data)

@@ -41,7 +41,6 @@ def stats(xs):
 
 def boot():
     global r
-    from scoreboard.app import App
     from scoreboard.net.run import Runner
     r = Runner(board, store, d, network=network, host='127.0.0.1', port=PORT,
                log=lambda t: None, make=App)

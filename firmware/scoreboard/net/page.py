@@ -102,17 +102,46 @@ def escape(s):
 
 
 def setup_page(wifi, path=None):
-    """The access point's page: the bar's Wi-Fi, asked for once."""
+    """The access point's page: the bar's Wi-Fi, asked for once. The form is sent as JSON
+    (every POST is, DESIGN section 10) and the board's answer shown as the sentence it is."""
     return head_then(where(path), (
-        '<h2>Scoreboard Wi-Fi</h2><p>This board is its own access point (<b>' +
-        escape(wifi.ap_name) + "</b>). Give it the bar's Wi-Fi:</p>"
-        '<form method="post" action="/wifi">'
-        '<label>Network (SSID) <input name="ssid" maxlength="32" required></label>'
-        '<label>Password <input name="password" type="password" maxlength="63"></label>'
-        '<label>Board name <input name="hostname" maxlength="32" placeholder="scoreboard">'
-        '</label><button>Join</button></form>'
-        '<p><a href="/remote" style="color:#8cf">Score from this phone now</a></p>'
-        '</main></body></html>'))
+        '<h1>Put the scoreboard on your Wi-Fi</h1><p>This board is its own Wi-Fi network '
+        'for now (<b>' + escape(wifi.ap_name) + '</b>). Tell it the Wi-Fi of the bar or '
+        'home, and it joins that network.</p>'
+        '<form id="wifi"><label>Wi-Fi name <input name="ssid" id="ssid" maxlength="32" '
+        'required autocomplete="off"></label>'
+        '<label>Password <input name="password" id="pw" type="password" maxlength="63" '
+        'placeholder="empty for an open network"></label>'
+        '<label>Board name (optional) <input name="hostname" id="host" maxlength="32" '
+        'placeholder="scoreboard" autocapitalize="none"></label>'
+        '<p class="note">The board is then at http://<i>board name</i>.local/ on that '
+        'network.</p><div id="err" role="alert"></div>'
+        '<button class="go" id="join">Join this Wi-Fi</button></form><div id="done"></div>'
+        '<p><a href="/remote" style="color:#8cf;display:block;min-height:48px;'
+        'padding:.7rem 0">Score from this phone now, without the bar\'s Wi-Fi</a></p>'
+        '</main><script>' + _SETUP_JS + '</script></body></html>'))
+
+
+# The Wi-Fi page's script: the checks a player can fix before sending, then the board's answer.
+_SETUP_JS = (
+    "const $=i=>document.getElementById(i);"
+    "$('wifi').onsubmit=async e=>{e.preventDefault();const s=$('ssid').value,p=$('pw').value,"
+    "h=$('host').value.trim();const err=t=>{$('err').textContent=t;};"
+    "if(!s){err('Type the name of the Wi-Fi.');return;}"
+    "if(p&&p.length<8){err('A Wi-Fi password is at least 8 characters. Check it, or leave it "
+    "empty for an open network.');return;}"
+    "if(h&&!/^[A-Za-z0-9-]+$/.test(h)){err('The board name takes only letters, digits and -.');"
+    "return;}"
+    "const b={ssid:s,password:p};if(h)b.hostname=h;let r,d={};"
+    "try{r=await fetch('/wifi',{method:'POST',headers:{'Content-Type':'application/json'},"
+    "body:JSON.stringify(b)});d=await r.json();}catch(x){"
+    "err('The board did not answer. Stay on its Wi-Fi and try again.');return;}"
+    "if(r.status!=200){err(r.status==400&&d.error&&!/[{}\\x22]/.test(d.error)?d.error:"
+    "'The board could not take that. Try again.');return;}"
+    "$('wifi').style.display='none';$('done').innerHTML='';const m=document.createElement('p');"
+    "m.textContent='The board is joining '+d.joining+' now and closes its own Wi-Fi once it is "
+    "on it. Switch this phone to '+d.joining+' and open http://'+d.hostname+'.local/ (or the "
+    "address your router gave the board).';$('done').appendChild(m);};")
 
 
 def joining_page(wifi, path=None):

@@ -60,6 +60,7 @@ class Runner(ServiceHost):
         # venue follows the new controller; a PIN being shown stays shown.
         ctl = app.ctl
         ctl.on_unpair = self.pairing.forget_all
+        ctl.on_pair = self.pairing.open_at_board   # the menu's `pair`: a PIN at once
         if self.venue is not None:        # the banked games to the outbox, the view to `state`
             self.venue.hook(ctl)
         if self.pairing.pin is not None:

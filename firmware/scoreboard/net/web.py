@@ -1,23 +1,29 @@
 # The phone remote's HTTP API (DESIGN section 10) on microdot. Every request is bounded before
-# microdot sees it: the head at most MAX_HEAD bytes in MAX_HEADERS lines, the body at most
-# MAX_BODY (413 without reading it), the whole request within READ_MS (408), every write within
-# WRITE_MS, at most MAX_CONNECTIONS at once (503) and MAX_STREAMS event streams (the oldest is
-# dropped). Handlers are coroutines: they run between two passes of the scoring loop, never
-# beside it (microdot would put a plain function on a thread under CPython).
+# microdot sees it: the head at most MAX_HEAD bytes in MAX_HEADERS lines, CRLF only (400), the
+# body at most MAX_BODY (413 without reading it), a POST only as application/json (415), the
+# whole request within READ_MS of its first byte (408), every write within WRITE_MS, at most
+# MAX_CONNECTIONS at once (the oldest still sending its request makes room, else 503) and
+# MAX_STREAMS event streams (a watcher over it gets 503; a paired phone's stream, opened with
+# ?token=, ends the oldest watcher's). A refused request's connection is closed after its
+# answer, nothing more read; bodies are JSON by RFC 8259 (net/strict.py). Handlers are
+# coroutines: they run between two passes of the scoring loop, never beside it (microdot would
+# put a plain function on a thread under CPython).
 import asyncio
 import json
 
 from microdot import Microdot, Request, Response
 from microdot.microdot import NoCaseDict
 
-from ..catalogue import BUTTONS, GESTURES, NAME_MAX, name_ok, pin_ok
+from ..catalogue import BUTTONS, GESTURES, pin_ok
+from .. import names
+from . import strict
 from .pairing import Locked, WrongPin
 
 MAX_HEAD = 2048
 MAX_HEADERS = 24
 MAX_URL = 256
 MAX_BODY = 1024
-READ_MS = 4000
+READ_MS = 4000          # a connection's first byte; then the whole request from it
 WRITE_MS = 5000
 MAX_CONNECTIONS = 10
 MAX_STREAMS = 6
@@ -32,11 +38,20 @@ ACTIONS = {
 }
 REASONS = {200: 'OK', 202: 'Accepted', 400: 'Bad Request', 401: 'Unauthorized',
            403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 408: 'Request Timeout',
-           413: 'Payload Too Large', 429: 'Too Many Requests', 431: 'Header Fields Too Large',
+           413: 'Payload Too Large', 415: 'Unsupported Media Type', 429: 'Too Many Requests',
+           431: 'Header Fields Too Large',
            500: 'Internal Server Error', 501: 'Not Implemented', 503: 'Service Unavailable'}
 
 Request.max_content_length = MAX_BODY
 Request.max_body_length = MAX_BODY
+
+GRACE_MS = 50      # a refused request's answer, then this long, then the close
+
+try:
+    from asyncio import sleep_ms
+except ImportError:  # CPython
+    def sleep_ms(ms):  # type: ignore[misc,no-redef]
+        return asyncio.sleep(ms / 1000)
 
 if hasattr(asyncio, 'wait_for_ms'):
     def within(aw, ms):
@@ -76,13 +91,10 @@ def public(view):
 
 
 def check_name(name):
-    """None or a name of 1..NAME_MAX printable characters (the catalogue's rule, which the
-    controller keeps); else ValueError saying which part is wrong."""
-    if name_ok(name):
-        return
-    if not isinstance(name, str) or not 1 <= len(name) <= NAME_MAX:
-        raise ValueError('a name is 1..%d characters' % NAME_MAX)
-    raise ValueError('a name is printable text')
+    """None or a name by the rule of scoreboard/names.py; else ValueError with the reason."""
+    why = names.why(name)
+    if why is not None:
+        raise ValueError(why)
 
 
 def check_action(a):
@@ -163,10 +175,21 @@ class Hub:
         for s in self.streams:
             s.ev.set()
 
-    def open_stream(self):
+    def open_stream(self, paired=False):
+        """A new event stream, or None when MAX_STREAMS are open and none may make room: an
+        unpaired watcher never ends another's stream; a paired phone's ends the oldest
+        unpaired one (else the oldest paired one: a reloaded page of a phone, mostly)."""
         if len(self.streams) >= MAX_STREAMS:
-            self.streams[0].close()        # the oldest watcher goes (a reloaded page, mostly)
+            if not paired:
+                return None
+            gone = None
+            for s in self.streams:
+                if not s.paired:
+                    gone = s
+                    break
+            (gone or self.streams[0]).close()
         s = EventStream(self)
+        s.paired = paired
         self.streams.append(s)
         return s
 
@@ -181,6 +204,7 @@ class EventStream:
         self.seq = -1
         self.beats = hub.beats
         self.closed = False
+        self.paired = False
 
     def __aiter__(self):
         return self
@@ -221,11 +245,26 @@ class TimedWriter:
         await within(self.w.awrite(data), WRITE_MS)
 
 
-async def read_request(app, reader, writer):
-    """The request, bounded: HTTPError for anything out of shape or over a limit."""
-    buf = b''
+def _bare(head):
+    """True when the head has a CR or LF that is not part of a CRLF pair (a head that ends in
+    CR is waiting for its LF)."""
+    n = head.count(b'\r\n')
+    cr = head.count(b'\r') - (1 if head.endswith(b'\r') else 0)
+    return head.count(b'\n') != n or cr != n
+
+
+def json_type(headers):
+    ct = headers.get('Content-Type')
+    return ct is not None and ct.split(';', 1)[0].strip().lower() == 'application/json'
+
+
+async def read_request(app, reader, writer, buf):
+    """The request whose first bytes are `buf`, bounded: HTTPError for anything out of shape
+    or over a limit, found as soon as the bytes that show it arrive."""
     while True:
         end = buf.find(b'\r\n\r\n')
+        if _bare(buf if end < 0 else buf[:end + 4]):
+            raise HTTPError(400, 'a bare CR or LF in the request head')
         if end >= 0:
             break
         if len(buf) >= MAX_HEAD:
@@ -237,10 +276,9 @@ async def read_request(app, reader, writer):
     if end > MAX_HEAD:
         raise HTTPError(431, 'request head too large')
     rest = buf[end + 4:]
-    try:
-        lines = buf[:end].decode().split('\r\n')
-    except UnicodeError:
+    if not strict.utf8_ok(buf[:end]):
         raise HTTPError(400, 'request head is not text')
+    lines = buf[:end].decode().split('\r\n')
     parts = lines[0].split(' ')
     if len(parts) != 3 or not parts[2].startswith('HTTP/1.'):
         raise HTTPError(400, 'bad request line')
@@ -270,6 +308,10 @@ async def read_request(app, reader, writer):
         length = int(cl)
     if length > MAX_BODY:
         raise HTTPError(413, 'body over %d bytes' % MAX_BODY)
+    if method == 'POST' and not json_type(headers):
+        # A form or text/plain post is what any web page may make a visitor's browser send;
+        # application/json it cannot without the board's consent (CORS): DESIGN section 10.
+        raise HTTPError(415, 'send Content-Type: application/json')
     while len(rest) < length:
         chunk = await reader.read(length - len(rest))
         if not chunk:
@@ -290,32 +332,34 @@ class Server(Microdot):
     def __init__(self):
         super().__init__()
         self.active = 0
+        self.reading = []        # tasks of connections still sending their request, oldest first
         self.served = 0          # requests answered, for the tests and the bench
 
     async def handle_request(self, reader, writer):
         timed = TimedWriter(writer)
         res = None
-        unread = False
         counted = False
         try:
-            if self.active >= MAX_CONNECTIONS:
+            room = self.active < MAX_CONNECTIONS
+            if not room and self.reading:
+                # The oldest connection still sending its request makes room (a phone's
+                # request arrives at once; one that trickles is the one to go).
+                self.reading.pop(0).cancel()
+                room = True
+            if not room:
                 res = refuse(503, 'busy')
-                unread = True
+                res.refused = True
             else:
                 self.active += 1
                 counted = True
-                try:
-                    req = await within(read_request(self, reader, writer), READ_MS)
-                except HTTPError as e:
-                    res = refuse(e.code, e.reason)
-                    unread = True
-                except asyncio.TimeoutError:
-                    res = refuse(408, 'request too slow')
-                if res is None:
-                    res = await self.dispatch_request(req)
-            await res.write(timed)
-            if unread:
-                await drain(reader)
+                res = await self._answer(reader, writer)
+            if res is not None:
+                await res.write(timed)
+                if getattr(res, 'refused', False):
+                    # Nothing more is read from a refused request; a moment (not more, whatever
+                    # the client does) lets the answer leave before the close, which resets a
+                    # connection with unread bytes.
+                    await sleep_ms(GRACE_MS)
         except Exception:       # a connection that broke: nothing to answer, nobody to tell
             pass
         finally:
@@ -327,25 +371,70 @@ class Server(Microdot):
             if close is not None:
                 close()
             self.served += 1
+            # Refused or answered, the connection ends here: nothing more is read from it.
             try:
                 writer.close()
                 await within(writer.wait_closed(), 1000)
             except Exception:
                 pass
 
+    async def _answer(self, reader, writer):
+        """The answer to the connection's request; None when the client closed it unasked. The
+        first bytes may take READ_MS (a browser opens a connection before it needs one); from
+        the first byte the whole request must arrive within READ_MS, whatever its pace."""
+        task = asyncio.current_task()
+        self.reading.append(task)
+        try:
+            try:
+                first = await within(reader.read(MAX_HEAD + 4), READ_MS)
+                if not first:
+                    return None
+                req = await within(read_request(self, reader, writer, first), READ_MS)
+            except HTTPError as e:
+                res = refuse(e.code, e.reason)
+            except asyncio.TimeoutError:
+                res = refuse(408, 'request too slow')
+            else:
+                res = None
+            if res is not None:
+                res.refused = True
+                return res
+        finally:
+            if task in self.reading:
+                self.reading.remove(task)
+        return await self.dispatch_request(req)
 
-async def drain(reader, limit=4096, ms=200):
-    """Read what the client still sends (a refused body) for a moment before closing, so the
-    answer is not lost to a reset."""
-    got = 0
-    try:
-        while got < limit:
-            chunk = await within(reader.read(512), ms)
-            if not chunk:
-                return
-            got += len(chunk)
-    except Exception:
-        pass
+
+def client(req):
+    """The client's address (its IP, without the port): wrong PINs are counted per address."""
+    a = req.client_addr
+    if isinstance(a, (tuple, list)) and a:
+        return str(a[0])                 # (host, port): CPython, and lwIP on the boards
+    if isinstance(a, (bytes, bytearray)) and len(a) >= 8:
+        # The unix port's raw sockaddr (Linux: the family in host order, then the port)
+        fam = a[0] | a[1] << 8
+        if fam == 2:
+            return '%d.%d.%d.%d' % (a[4], a[5], a[6], a[7])
+        if fam == 10 and len(a) >= 24:
+            return ':'.join(['%02x%02x' % (a[i], a[i + 1]) for i in range(8, 24, 2)])
+    return str(a)
+
+
+def locked(ms):
+    """429 for a pairing refused: this address locked for `ms`, or pairing closed (None)."""
+    if ms is None:
+        return reply(429, {'error': 'Pairing is closed after too many wrong PINs. Open it '
+                                    'on the board: menu, pair.'})
+    s = (ms + 999) // 1000
+    if s <= 90:
+        wait = '%d seconds' % s
+    elif s <= 90 * 60:
+        wait = '%d minutes' % ((s + 59) // 60)
+    else:
+        wait = '%d hours' % ((s + 3599) // 3600)
+    return reply(429, {'error': 'Too many wrong PINs from this phone. Try again in %s, or '
+                                'open pairing on the board: menu, pair.' % wait},
+                 {'Retry-After': str(s)})
 
 
 def bearer(req):
@@ -356,141 +445,12 @@ def bearer(req):
     return h[7:].strip()
 
 
-DIGITS = '0123456789'
-MAX_DEPTH = 16
-
-
-def _string(s, i):
-    """The index after the JSON string that starts at s[i] ('"'), or -1."""
-    n = len(s)
-    j = i + 1
-    while j < n:
-        ch = s[j]
-        if ch == '"':
-            return j + 1
-        if ch == '\\':
-            e = s[j + 1:j + 2]
-            if e == 'u':
-                hx = s[j + 2:j + 6]
-                if len(hx) != 4:
-                    return -1
-                for h in hx:
-                    if h not in '0123456789abcdefABCDEF':
-                        return -1
-                j += 6
-                continue
-            if e == '' or e not in '"\\/bfnrt':
-                return -1
-            j += 2
-            continue
-        if ord(ch) < 32:
-            return -1
-        j += 1
-    return -1
-
-
-def _digits(s, j):
-    k = j
-    while k < len(s) and s[k] in DIGITS:
-        k += 1
-    return k
-
-
-def _scalar(s, i):
-    """The index after the number, string or literal at s[i], or -1."""
-    c = s[i]
-    if c == '"':
-        return _string(s, i)
-    for word in ('true', 'false', 'null'):
-        if s[i:i + len(word)] == word:
-            return i + len(word)
-    j = i + 1 if c == '-' else i
-    if j >= len(s) or s[j] not in DIGITS:
-        return -1
-    j = j + 1 if s[j] == '0' else _digits(s, j)
-    if s[j:j + 1] == '.':
-        k = _digits(s, j + 1)
-        if k == j + 1:
-            return -1
-        j = k
-    if s[j:j + 1] in ('e', 'E'):
-        j += 1
-        if s[j:j + 1] in ('+', '-'):
-            j += 1
-        k = _digits(s, j)
-        if k == j:
-            return -1
-        j = k
-    return j
-
-
-def well_formed(s):
-    """True when `s` is one JSON value by the grammar (MicroPython's json.loads also takes
-    missing or trailing commas; a phone's body must be JSON, not something like it)."""
-    stack = []
-    want = 'value'
-    i = 0
-    n = len(s)
-    while True:
-        while i < n and s[i] in ' \t\r\n':
-            i += 1
-        if i == n:
-            return want == 'done'
-        c = s[i]
-        if want == 'value' or want == 'value]':
-            if c == ']' and want == 'value]':
-                stack.pop()
-                i += 1
-            elif c == '{' or c == '[':
-                if len(stack) >= MAX_DEPTH:
-                    return False
-                stack.append(c)
-                want = 'key}' if c == '{' else 'value]'
-                i += 1
-                continue
-            else:
-                i = _scalar(s, i)
-                if i < 0:
-                    return False
-        elif want == 'key' or want == 'key}':
-            if c == '}' and want == 'key}':
-                stack.pop()
-                i += 1
-            else:
-                if c != '"':
-                    return False
-                i = _string(s, i)
-                if i < 0:
-                    return False
-                want = ':'
-                continue
-        elif want == ':':
-            if c != ':':
-                return False
-            i += 1
-            want = 'value'
-            continue
-        elif want == 'next':
-            top = stack[-1]
-            if c == ',':
-                i += 1
-                want = 'key' if top == '{' else 'value'
-                continue
-            if c != ('}' if top == '{' else ']'):
-                return False
-            stack.pop()
-            i += 1
-        else:
-            return False
-        want = 'next' if stack else 'done'
-
-
 def body_json(req):
+    """The body as a JSON object, strictly (net/strict.py); ValueError with the reason."""
     try:
-        text = req.body.decode()
-        if not well_formed(text):
-            raise ValueError()
-        d = json.loads(text)
+        d = strict.loads(req.body)
+    except strict.BadJSON as e:
+        raise ValueError(str(e))
     except (ValueError, UnicodeError):
         raise ValueError('malformed JSON')
     if not isinstance(d, dict):
@@ -546,12 +506,37 @@ def make_app(remote):
         return Response(remote.hub.text, headers={'Content-Type': 'application/json',
                                                   'Cache-Control': 'no-store'})
 
+    @app.route('/api/options')
+    async def options(req):
+        # What the page's new-game form starts from: the game in play (else the one chosen)
+        # with its options as they are, the setup's hammer or first choice included.
+        ctl = remote.ctl
+        g = ctl.game
+        if g is not None:
+            kind, opts = g.KIND, dict(g.options)
+        else:
+            from ..catalogue import turns
+            kind = ctl.kind
+            opts = ctl.opts(kind)
+            opts['first' if turns(kind) else 'hammer'] = ctl.choice
+        return reply(200, {'game': kind, 'options': opts})
+
     @app.route('/api/events')
     async def events(req):
+        # A paired phone opens its stream as /api/events?token=TOKEN (a browser's EventSource
+        # sends no headers): its stream is never ended for a watcher's.
+        token = req.args.get('token') if req.args else None
+        paired = False
+        if token is not None:
+            if not remote.pairing.paired(token):
+                return refuse(403, 'not paired')
+            paired = True
         remote.hub.poll(remote.ctl)
-        return Response(remote.hub.open_stream(),
-                        headers={'Content-Type': 'text/event-stream',
-                                 'Cache-Control': 'no-cache'})
+        stream = remote.hub.open_stream(paired)
+        if stream is None:
+            return refuse(503, 'too many watchers')
+        return Response(stream, headers={'Content-Type': 'text/event-stream',
+                                         'Cache-Control': 'no-cache'})
 
     @app.route('/api/pair', methods=['POST'])
     async def pair(req):
@@ -561,20 +546,21 @@ def make_app(remote):
             return refuse(400, str(e))
         now = remote.now()
         p = remote.pairing
+        who = client(req)
         try:
             if 'pin' not in d:
                 if d:
-                    return refuse(400, 'pair takes {} or {"pin": "NNNN"}')
-                p.request(now)
+                    return refuse(400, 'Ask for a PIN with an empty request.')
+                p.request(now, who)
                 return reply(202, {'pin': 'shown on the board'})
             pin = d['pin']
             if len(d) != 1 or not pin_ok(pin):
-                return refuse(400, 'pair takes {"pin": "NNNN"}, the 4 digits as a string')
-            token = p.confirm(pin, now)
-        except Locked:
-            return refuse(429, 'too many wrong PINs: wait a minute')
+                return refuse(400, 'The PIN is the 4 digits the board shows.')
+            token = p.confirm(pin, now, who)
+        except Locked as e:
+            return locked(e.ms)
         except WrongPin:
-            return refuse(403, 'wrong PIN')
+            return refuse(403, 'That is not the PIN the board shows.')
         return reply(200, {'token': token})
 
     def authorised(req):
@@ -624,15 +610,15 @@ def make_app(remote):
         wifi = getattr(remote, 'wifi', None)
         if wifi is None or not wifi.setup_wanted():
             return refuse(403, 'the Wi-Fi is set up; change it with make deploy')
-        form = req.form
-        if form is None:
-            return refuse(400, 'send the form')
         try:
-            wifi.configure(form.get('ssid'), form.get('password') or '',
-                           form.get('hostname') or None)
+            d = body_json(req)
+            for k in d:
+                if k not in ('ssid', 'password', 'hostname'):
+                    raise ValueError('the Wi-Fi takes ssid, password and hostname')
+            wifi.configure(d.get('ssid'), d.get('password') or '', d.get('hostname') or None)
         except ValueError as e:
             return refuse(400, str(e))
-        return html('joining_page', wifi)
+        return reply(200, {'joining': wifi.ssid, 'hostname': wifi.hostname})
 
     @app.errorhandler(404)
     async def not_found(req):

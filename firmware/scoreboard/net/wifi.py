@@ -42,19 +42,20 @@ def save_settings(root, d):
 
 def check(ssid, password, hostname):
     if not isinstance(ssid, str) or not 1 <= len(ssid) <= 32:
-        raise ValueError('the network name is 1..32 characters')
+        raise ValueError('The network name is 1 to 32 characters.')
     if not isinstance(password, str) or not (password == '' or 8 <= len(password) <= 63):
-        raise ValueError('the password is empty (an open network) or 8..63 characters')
+        raise ValueError('The password is 8 to 63 characters (leave it empty for an open '
+                         'network).')
     for s in (ssid, password):
         for ch in s:
             if ord(ch) < 32 or ord(ch) == 127:
-                raise ValueError('printable characters only')
+                raise ValueError('The network name and password take no control characters.')
     if hostname is not None:
         if not isinstance(hostname, str) or not 1 <= len(hostname) <= 32:
-            raise ValueError('the board name is 1..32 characters')
+            raise ValueError('The board name is 1 to 32 characters.')
         for ch in hostname.lower():
             if ch not in HOST_CHARS:
-                raise ValueError('the board name takes letters, digits and -')
+                raise ValueError('The board name takes only letters, digits and -.')
 
 
 class Wifi:

@@ -21,6 +21,8 @@
 #   over   the winner's name alternating every second with the final totals.
 #   setup  'SET' and the letter of the side with the hammer (R/B) over a bar.
 #   menu   a 3-letter item label (3x5) and the value (5x7 when it fits, else 3x5).
+#   pin    the pairing PIN (view key `pin`) over whatever screen is up: 'PIN' in 3x5, the PIN
+#          in 4x7 digits at the right ('PIN 1234' in 5x14 on 64x16).
 #   message  5x7 text, centred, or scrolled one character per phase when it does not fit.
 # Large layout (64x16 and up): totals in 5x14 digits (the 5x7 font doubled in height) with the
 # marker bar on row 15, pending in 5x7 in the gap, target/frame/end in 3x5 under it and games
@@ -127,7 +129,10 @@ class MatrixLayout:
         fb.fill(0)
         screen = view.get('screen')
         msg = view.get('message')
-        if screen == 'sleep':
+        pin = view.get('pin')
+        if pin:
+            self._pin(pin)          # over whatever screen is up (DESIGN section 10)
+        elif screen == 'sleep':
             pass
         elif msg:
             self._message(msg, phase)
@@ -585,6 +590,19 @@ class MatrixLayout:
             self._value(value, w - vw, 0, MEDIUM, c)
         else:
             self._value(value, w - self._value_width(value, SMALL), 1, SMALL, c)
+
+    # -- the pairing PIN --------------------------------------------------------------------------
+    def _pin(self, pin):
+        c = self.c_info
+        w = self.w
+        if self.large:              # 'PIN 1234' in 5x14, centred
+            tw = self.text_width('PIN ', MEDIUM) + 1 + self.text_width(pin, MEDIUM)
+            x = self.text('PIN ', (w - tw) // 2 if tw < w else 0, 1, MEDIUM, c, 2)
+            self.text(pin, x, 1, MEDIUM, c, 2)
+            return
+        # 'PIN' in 3x5 at the left, the PIN in 4x7 digits at the right
+        self.text('PIN', 0, 1, SMALL, c)
+        self.text(pin, w - self.text_width(pin, DIGITS), 0, DIGITS, c)
 
     # -- messages ---------------------------------------------------------------------------------
     def _message(self, msg, phase):

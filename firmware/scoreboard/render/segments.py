@@ -37,6 +37,9 @@
 #             side's marks in it: Single '_2 b4 1' (red 2 marks in bed 4, blue 1), Sides
 #             'b4 2' / 'b4 1', the turn side's 'b' blinking; 'End' when the cursor is on END.
 #             Then the totals, as in play, the turn side's marker blinking.
+#   pin       the pairing PIN (view key `pin`, DESIGN section 10) over whatever screen is up:
+#             Sides 'PIn' / '1234'; Single 8 'PIn 1234'; Single 4 and 6 'PIn' for 1 s, then
+#             the PIN for 3 s, by turns.
 #   sleep     dark.   lamp(): every segment lit (the power-up test).
 # Nothing here allocates in show(): numbers are drawn digit by digit, text char by char through
 # the font table, and the view's numbers stay plain ints.
@@ -51,6 +54,7 @@ _MINUS = const(0x40)
 # PLUS, the pending sign: segments d and g, no letter's shape; BAR, the marker cell: segment d
 _GAP = const(2)          # blank cells between the end and the start of a scrolling message
 _ALT = const(3)          # one side at a time: switch every 2**_ALT phases (2 s)
+_PIN_SHIFT = const(2)    # the pairing PIN by turns with 'PIn': 2**_PIN_SHIFT phases (1 s) each
 
 # Pages of the setup and game-over screens.
 _P_TEXT = const(0)       # the screen's own picture
@@ -288,7 +292,10 @@ class BaseLayout:
 
     def show(self, view, phase):
         buf = self.buf
-        if view.get('screen') == 'sleep':
+        pin = view.get('pin')
+        if pin:
+            self._pin(pin, phase)       # over whatever screen is up (DESIGN section 10)
+        elif view.get('screen') == 'sleep':
             clear(buf, 0, self.width)
         else:
             msg = view.get('message')
@@ -297,6 +304,21 @@ class BaseLayout:
             else:
                 self._draw(view, phase)
         self._push()
+
+    def _pin(self, pin, phase):
+        # One text line over every module: 'PIn 1234' where eight cells are there, else 'PIn'
+        # for 1 s and the PIN for 3 s by turns (a 4- or 6-digit module for both sides).
+        buf = self.buf
+        w = self.width
+        n = cells(pin)
+        if w >= 4 + n:
+            clear(buf, 0, w)
+            text(buf, 0, 3, 'PIn')
+            text(buf, w - n, n, pin)
+        elif (phase >> _PIN_SHIFT) & 3 == 0:
+            text(buf, 0, w, 'PIn')
+        else:
+            text(buf, 0, w, pin, True)
 
     def lamp(self):
         """Every segment lit (the power-up lamp test); the next show() redraws."""
@@ -418,6 +440,13 @@ class SidesLayout(BaseLayout):
         score(buf, rw + cb, bw - cb, blue, pb, blink_on)
         self._mark('red', marked(view, 'red', blink_on) and buf[self.rmark] == 0)
         self._mark('blue', marked(view, 'blue', blink_on) and buf[self.bmark] == 0)
+
+    def _pin(self, pin, phase):
+        # 'PIn' on the red module, the PIN on the blue one, for as long as it is shown.
+        buf = self.buf
+        rw = self.rw
+        text(buf, 0, rw, 'PIn')
+        text(buf, rw, self.bw, pin, True)
 
     def screen_page(self, view, pg):
         buf = self.buf

@@ -20,7 +20,7 @@ FULL = 4
 # the key and its four forms, each ending in ','. label() and word() return a word as a
 # negative int (~ where it starts); size() and code() read a word or a str alike, so the
 # layouts draw either without allocating.
-_LABELS = const(18)     # rows of LABELS before VALUES in _WORDS
+_LABELS = const(19)     # rows of LABELS before VALUES in _WORDS
 _WORDS = (
     b'game,gA,gAmE,GAM,GAME,'
     b'target,tg,tgt,TGT,TARGET,'
@@ -39,6 +39,7 @@ _WORDS = (
     b'test,tE,tESt,TST,TEST,'
     b'sound,So,Snd,SND,SOUND,'
     b'learn,Lr,Lrn,LRN,LEARN,'
+    b'pair,PA,PAIr,PAR,PAIR,'
     b'unpair,uP,unPr,UNP,UNPAIR,'
     # Menu values as the core spells them: value, 2 cells, 3 cells, 32x8 matrix, full (64x16).
     b'knockoff,ko,ko,KO,KNOCKOFF,'

@@ -197,8 +197,8 @@ def _act_new(c, action, now):
         if k != RED and k != BLUE:
             raise ValueError('names are red and blue')
         if not states.name_ok(names[k]):
-            raise ValueError('a name is null or 1..%d printable characters'
-                             % states.NAME_MAX)
+            from ..names import why     # the one name rule (DESIGN section 10)
+            raise ValueError(why(names[k]))
     merged = c.opts(kind)
     for k in opts:
         merged[k] = opts[k]

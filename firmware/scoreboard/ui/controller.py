@@ -53,6 +53,7 @@ class Controller:
         self._saving = None         # the dict the saves fill (states.dump)
         self.on_bank = None         # called as on_bank(game, names) after a bank is saved
         self.on_unpair = None       # the menu's `unpair`: set by the network runner (Wi-Fi)
+        self.on_pair = None         # the menu's `pair`, as on_pair(now): the runner's too
         self.refused = None         # the rules' reason when the last commit was refused
         self._sticky = sticky       # the message stays until a press (the safe screen)
         self.version = 0
@@ -580,6 +581,8 @@ class Controller:
         if pin is not None and (type(pin) is not str or not 0 < len(pin) <= 8
                                 or not pin.isdigit()):
             raise ValueError('a PIN is digits')
+        if pin is not None:
+            self.touch(now)         # a sleeping display wakes to show it
         if pin != self.pin:
             self.pin = pin
             self._pin_at = now

@@ -13,10 +13,11 @@ from .state import BRIGHTNESS_MAX
 # Every item in the order the menu shows them (DESIGN section 4).
 ITEMS = ('game', 'target', 'doubles', 'blank', 'hanger', 'handicap', 'corner', 'beds', 'gift',
          'last_mark', 'best_of', 'brightness', 'new_game', 'reset_games', 'sound', 'learn',
-         'unpair', 'test')
+         'pair', 'unpair', 'test')
 # Items of the board's optional parts (DESIGN sections 10, 11): shown only where the board has
-# them (`unpair` where the network runner gave the controller its on_unpair: Wi-Fi boards).
-PART_ITEMS = ('sound', 'learn', 'unpair')
+# them (`pair` and `unpair` where the network runner gave the controller its on_pair and
+# on_unpair: Wi-Fi boards).
+PART_ITEMS = ('sound', 'learn', 'pair', 'unpair')
 # The items that are options of the game (shown when the chosen game has them).
 GAME_ITEMS = ('target', 'doubles', 'blank', 'hanger', 'handicap', 'corner', 'beds', 'gift',
               'last_mark')
@@ -48,9 +49,12 @@ def items_for(kind, parts=()):
 def _parts(c):
     # The parts' items of this board: the app's (sound, learn), and `unpair` where the network
     # runner set on_unpair (Wi-Fi boards, NETWORK = 'wlan').
+    extra = ()
+    if getattr(c, 'on_pair', None) is not None:
+        extra += ('pair',)
     if getattr(c, 'on_unpair', None) is not None:
-        return tuple(c.parts) + ('unpair',)
-    return c.parts
+        extra += ('unpair',)
+    return tuple(c.parts) + extra if extra else c.parts
 
 
 def step(item, value, delta, kind):
@@ -82,6 +86,7 @@ def open_menu(c, now):
     values['new_game'] = 'no'
     values['reset_games'] = 'no'
     values['unpair'] = 'no'
+    values['pair'] = '-'
     values['test'] = '-'
     values['sound'] = c.settings.get('sound', 'on')
     values['learn'] = '-'
@@ -115,6 +120,12 @@ def menu_event(c, kind, key, now):
         if kind == TAP and c.learning is None:
             _learn_start(c, now)
         return
+    if item == 'pair':
+        # RED or BLUE opens pairing at the board: a PIN at once, over the menu, every lock
+        # of the phone remote cleared (DESIGN section 10).
+        if kind == TAP and getattr(c, 'on_pair', None) is not None:
+            c.on_pair(now)
+        return
     vals = m['values']
     if item == 'brightness' and c.has_light and (vals[item] == 'auto' or (
             vals[item] == BRIGHTNESS_MAX and key == K_BLUE)):
@@ -128,7 +139,7 @@ def menu_event(c, kind, key, now):
         # Each game remembers its own options; show the chosen game's items and values.
         keep = {}
         for name in ('best_of', 'brightness', 'new_game', 'reset_games', 'test', 'sound',
-                     'learn', 'unpair'):
+                     'learn', 'pair', 'unpair'):
             keep[name] = vals[name]
         vals = c.opts(new)
         vals.update(keep)

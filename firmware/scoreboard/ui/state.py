@@ -37,20 +37,15 @@ from .match import Match
 VERSION = 1
 DEFAULT_BRIGHTNESS = 6
 BRIGHTNESS_MAX = 8      # the user's levels are 1..8
-NAME_MAX = 12
 
 
 def name_ok(n):
-    """A player's or pair's name: None, or 1..NAME_MAX printable characters."""
+    """A player's or pair's name: None, or a name by the rule of scoreboard/names.py (loaded
+    only when there is a name to check: a board nobody names never pays for it)."""
     if n is None:
         return True
-    if type(n) is not str or not 0 < len(n) <= NAME_MAX:
-        return False
-    for c in n:
-        o = ord(c)
-        if o < 32 or 127 <= o < 160:
-            return False
-    return True
+    from .. import names
+    return names.valid(n)
 
 
 def _side(v):
