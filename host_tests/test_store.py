@@ -351,9 +351,13 @@ def test_out_of_memory_on_load_keeps_the_slots():
         s = Store(root)
         assert s.load() is None
         assert s.message == store.UNREADABLE
-        s.save({'new': 'game'})  # must not overwrite the newest good slot
+        # nothing is written while the newest game has not been read (issue 25)
+        assert s.save({'new': 'game'}) is False and s.problem == store.FLASH_ERROR
+        assert s.pending and s.recover() is None
     finally:
         store.json = real
+    assert s.recover() == newest and not s.pending
+    assert s.save({'new': 'game'}) is True  # beside the newest good slot, not over it
     p = slot_file(root, 0)
     assert Store(root).load() == {'new': 'game'}
     write_bytes(p, b'')

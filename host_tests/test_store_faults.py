@@ -78,13 +78,17 @@ def test_full_flash_save_is_false_with_flash_full_and_retried():
         assert st.save(game_state(3)) is True and st.problem is None
         assert st.save(game_state(4)) is True
         _fill(MNT)
-        for k in range(3):  # every save while full fails, and says so
-            assert st.save(game_state(100 + k)) is False, kind
+        # the store's reserve (issue 25) takes the next save; filled again, a state bigger
+        # than the reserve does not fit
+        assert st.save(game_state(5)) is True, kind
+        _fill(MNT)
+        for k in range(3):  # every save that does not fit fails, and says so
+            assert st.save(game_state(3000 + k)) is False, kind
             assert st.problem == store.FULL, (kind, st.problem)
             assert st.written == 0
-        assert _boot(dev.clone(), kind).load() == game_state(4), kind
+        assert _boot(dev.clone(), kind).load() == game_state(5), kind
         st = _boot(dev, kind)
-        assert st.load() == game_state(4)
+        assert st.load() == game_state(5)
         for n in os.listdir(MNT):
             if n.startswith('fill'):
                 os.remove(MNT + '/' + n)
@@ -305,7 +309,10 @@ def test_stat_raising_eio_is_reported_and_nothing_is_overwritten():
         finally:
             store.os = real
         assert (read_bytes(_slot(0)), read_bytes(_slot(1))) == before, kind
-        # the flash reads again: the save goes beside the newest good slot, not over it
+        # the flash reads again: the game it could not read is taken first (issue 25), then
+        # the save goes beside the newest good slot, not over it
+        assert st.save(game_state(60)) is False and st.problem == store.FOUND, kind
+        assert st.recover() == game_state(2) and not st.pending, kind
         assert st.save(game_state(60)) is True
         assert read_bytes(_slot(1)) == before[1], kind
         # one slot unreadable, the other the good newest: refused (it may be the only copy)
@@ -349,7 +356,10 @@ def test_open_or_read_raising_eio_keeps_that_slot():
         finally:
             del store.open
         assert read_bytes(_slot(1)) == b
-        # b reads again: it is the newest, so the save goes over a
+        # b reads again: its game is taken first (issue 25); it is the newest, so the save
+        # goes over a
+        assert st.save(game_state(3)) is False and st.problem == store.FOUND, kind
+        assert st.recover() == game_state(2), kind
         assert st.save(game_state(3)) is True
         assert read_bytes(_slot(1)) == b, kind
         assert Store(MNT).load() == game_state(3)
@@ -378,6 +388,9 @@ def test_device_read_errors_at_boot():
             assert st.problem == store.FLASH_ERROR
             assert dev.writes == w and bytes(dev.data) == image, (kind, how)
             dev.heal()
+            # the game it could not read is taken first (issue 25), then the saves go on
+            assert st.save(game_state(41)) is False and st.problem == store.FOUND
+            assert st.recover() == game_state(2), (kind, how)
             assert st.save(game_state(41)) is True, (kind, how)
             assert _boot(dev.clone(), kind).load() == game_state(41)
             _done()

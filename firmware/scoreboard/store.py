@@ -67,6 +67,15 @@ SEQ_MASK = const(0x3FFFFFFF)  # 30 bits: a small int on every port, so no long-i
 _HALF = const(0x20000000)
 _CHUNK = const(256)  # piece size when a slot is read
 SLOTS = ('state_a.bin', 'state_b.bin')
+# Where a slot's name is taken (a directory there, a file the filesystem will not open for
+# writing), the saves go on under these names: the store reads all four at boot.
+ALTS = ('state_c.bin', 'state_d.bin')
+_NAMES = SLOTS + ALTS
+_N = const(4)
+# The reserve: a file of RESERVE bytes the store writes while the flash has room and gives up
+# when a save finds the flash full, so that a flash other files filled still takes the game.
+RESERVE_NAME = 'state.rsv'
+RESERVE = const(12288)  # three 4 KB littlefs blocks, 24 FAT sectors
 # This version writes no temporary file; names of this shape (left by a tool or an older
 # layout) are ours, and load() removes them so they never eat the flash.
 TMP_PREFIX = 'state'
@@ -80,6 +89,7 @@ UNREADABLE = 'state file unreadable'
 # save problems (self.problem)
 FULL = 'flash full'
 FLASH_ERROR = 'flash error'
+FOUND = 'game found'  # a slot unread at boot reads now: recover() its state before saving
 
 ENOENT = const(2)
 EIO = const(5)
@@ -290,12 +300,20 @@ class Store:
         self.message = None  # what load() found wrong with the slots, or None
         self.problem = None  # why the last save failed, or None
         self.written = 0  # bytes the last save wrote to its slot file (0: none written)
-        self._st = [_UNSEEN, _UNSEEN]
-        self._seq = [0, 0]  # sequence number of a _GOOD slot
-        self._len = [0, 0]  # its payload length
-        self._pcrc = [0, 0]  # the CRC of its payload alone (a save of the same state skips)
-        self._stuck = [False, False]  # the slot could not be opened for writing
+        # slots 0, 1: SLOTS; 2, 3: ALTS, used where a slot's name is taken
+        self._st = [_UNSEEN] * _N
+        self._seq = [0] * _N  # sequence number of a _GOOD slot
+        self._len = [0] * _N  # its payload length
+        self._pcrc = [0] * _N  # the CRC of its payload alone (a save of the same state skips)
+        self._stuck = [False] * _N  # the slot could not be opened for writing
         self._zero = 0  # bit i: slot i is an empty file
+        # A slot load() could not read may hold a newer game than the one it gave: while one
+        # is unread (pending), no save is written; once it reads, recover() gives its state.
+        self.pending = False
+        self.found = None  # the state a save found in such a slot, until recover() takes it
+        self._given = -1  # the sequence number of the newest state the caller has (-1: none)
+        self._check = None  # load()'s check, for recover()
+        self._rsv = False  # the reserve file is in place
         self._hdr = bytearray(HEADER_SIZE)
         self._hdr16 = memoryview(self._hdr)[:16]  # what the CRC covers of the header
         self._buf = bytearray(_CHUNK)
@@ -305,7 +323,7 @@ class Store:
         self._want = _BUF_START
         self._obuf = bytearray(_CHUNK)  # its pieces
         self._omv = memoryview(self._obuf)
-        self._paths = (self.path(SLOTS[0]), self.path(SLOTS[1]))  # made once: no per-save
+        self._paths = tuple([self.path(n) for n in _NAMES])  # made once: no per-save
 
     def path(self, name):
         return join(self.root, name)
@@ -329,6 +347,7 @@ class Store:
                 st[i] = _EMPTY
             else:
                 st[i] = _UNREAD
+                self.pending = True
                 if not quiet:
                     self._note(UNREADABLE)
             return
@@ -343,7 +362,8 @@ class Store:
             # what cuts leave once a state was saved (a save never truncates the newest slot),
             # so that is reported when the other slot is looked at.
             self._zero |= 1 << i
-            if self._zero == 3 and not quiet:
+            z = self._zero
+            if (z & 3 == 3 or z & 12 == 12) and not quiet:
                 self._note(DAMAGED)
             return
         why = None
@@ -358,6 +378,7 @@ class Store:
                         why = self._check_body(i, f, h)
         except OSError:
             st[i] = _UNREAD
+            self.pending = True
             why = UNREADABLE
         if why is not None:
             if st[i] != _UNREAD:
@@ -411,6 +432,7 @@ class Store:
             raise  # not the file's fault: load() says so and leaves the slots alone
         except OSError:
             self._st[i] = _UNREAD
+            self.pending = True
             self._note(UNREADABLE)
         except Exception:  # a CRC-clean payload that is not JSON: written by something else
             pass
@@ -418,19 +440,29 @@ class Store:
 
     def _order(self):
         # the good slots, newest first
-        g = self._newest()
-        if g < 0:
-            return ()
-        return (g, 1 - g) if self._st[1 - g] == _GOOD else (g,)
+        out = []
+        for i in range(_N):
+            if self._st[i] == _GOOD:
+                k = 0
+                while k < len(out) and not newer(self._seq[i], self._seq[out[k]]):
+                    k += 1
+                out.insert(k, i)
+        return out
 
     def _newest(self):
         # the slot of the newest good state, or -1
         st = self._st
-        if st[0] == _GOOD:
-            if st[1] == _GOOD and newer(self._seq[1], self._seq[0]):
-                return 1
-            return 0
-        return 1 if st[1] == _GOOD else -1
+        g = -1
+        for i in range(_N):
+            if st[i] == _GOOD and (g < 0 or newer(self._seq[i], self._seq[g])):
+                g = i
+        return g
+
+    def _unread(self):
+        for i in range(_N):
+            if self._st[i] == _UNREAD:
+                return True
+        return False
 
     def _sweep_temp(self):
         try:
@@ -448,39 +480,81 @@ class Store:
         # The newest usable state dict, or None. Never raises for bad data or a broken
         # filesystem; what was ignored is left in self.message. check(state), when given,
         # raises if the caller cannot use state: the slot counts as damaged (and the next save
-        # goes there, never over the older good slot).
+        # goes there, never over the older good slot). A slot that could not be read leaves
+        # self.pending True: see recover().
         self.message = None
+        self._check = check
+        self.found = None
+        self._given = -1
         try:
             self._sweep_temp()
-            self._look(0)
-            self._look(1)
-            for i in self._order():
-                state = self._parse(i)
-                if state is not _Unusable and isinstance(state, dict):
-                    if check is None:
-                        return state
-                    try:
-                        check(state)
-                        return state
-                    except MemoryError:
-                        raise
-                    except Exception:
-                        pass
-                if self._st[i] == _GOOD:
-                    self._st[i] = _BAD
-                    self._note(DAMAGED)
-            return None
+            for i in range(_N):
+                self._look(i)
+            state = self._first(self._order(), -1)
         except MemoryError:
             # not the data's fault: the slots stay as they are; what could not be loaded is
             # treated as unreadable, so no save overwrites it while it may be the only copy
             self._note(UNREADABLE)
-            for i in (0, 1):
+            for i in range(_N):
                 if self._st[i] == _GOOD:
                     self._st[i] = _UNREAD
-            return None
+            state = None
         except OSError:
             self._note(UNREADABLE)
+            state = None
+        self.pending = self._unread()
+        if not self.pending:
+            self._reserve()
+        return state
+
+    def _first(self, order, since):
+        # The first usable state of the good slots in order (newest first) that is newer than
+        # sequence number `since` (-1: any), or None; self._given becomes its number.
+        check = self._check
+        for i in order:
+            if since >= 0 and not newer(self._seq[i], since):
+                return None
+            state = self._parse(i)
+            if state is not _Unusable and isinstance(state, dict):
+                try:
+                    if check is not None:
+                        check(state)
+                    self._given = self._seq[i]
+                    return state
+                except MemoryError:
+                    raise
+                except Exception:
+                    pass
+            if self._st[i] == _GOOD:
+                self._st[i] = _BAD
+                self._note(DAMAGED)
+        return None
+
+    def recover(self):
+        """While self.pending (a slot load() could not read may hold a newer game than the
+        one it gave): looks at the unread slots again. Once they read, returns the newest
+        usable state newer than what the caller has (None if there is none) and pending is
+        False; the caller keeps that game and saves it with its own state. None while they
+        still cannot be read. Never raises."""
+        found = self.found
+        if found is not None:  # a save found it first
+            self.found = None
+            return found
+        if not self.pending:
             return None
+        try:
+            for i in range(_N):
+                if self._st[i] == _UNREAD:
+                    self._look(i, True)
+            if self._unread():
+                return None
+            state = self._first(self._order(), self._given)
+        except Exception:  # MemoryError included: still pending, the slots untouched
+            return None
+        self.pending = self._unread()
+        if not self.pending:
+            self._reserve()
+        return state
 
     # -- writing --------------------------------------------------------------------------
     def _fail(self, e):
@@ -494,9 +568,17 @@ class Store:
         # TypeError before any file is touched; MicroPython's json writes an object's repr,
         # which load() rejects as damaged (falling back to the state before).
         st = self._st
-        for i in (0, 1):
-            if st[i] == _UNSEEN or st[i] == _UNREAD:
+        for i in range(_N):
+            if st[i] == _UNSEEN:
                 self._look(i, True)
+        if self.pending and self.found is None:
+            self.found = self.recover()
+        if self.found is not None or self.pending:
+            # a slot that could not be read at boot: nothing is written until it has been
+            # read and its game taken (recover()); it may hold the only copy of a game
+            self.problem = FOUND if self.found is not None else FLASH_ERROR
+            self.written = 0
+            return False
         length = self._buffered(state)
         if length >= 0:
             payload = _BUF
@@ -515,32 +597,37 @@ class Store:
                 self.written = 0
                 return True
             seq = (self._seq[g] + 1) & SEQ_MASK
-            # the other slot; g only if that one cannot be opened (rule 3); none if the other
-            # could not be read (rule 4: it may hold the only good copy)
-            first, then = (-1, -1) if st[1 - g] == _UNREAD else (1 - g, g)
         else:
             seq = 0
-            first, then = (1, 0) if self._stuck[0] and not self._stuck[1] else (0, 1)
-            if st[then] == _UNREAD:
-                then = -1
-            if st[first] == _UNREAD:
-                first, then = then, -1
-        if first < 0 or failing():
+        if failing():
             self.problem = FLASH_ERROR
             self.written = 0
             return False
         err = None
-        for t in (first, then):
-            if t < 0:
-                break
+        full = False
+        # the other slot, then the alternate names (where a slot's name is taken), g last
+        # (rule 3); a slot that could not be opened before is still tried in its turn, so
+        # the saves go back to it once it can be written
+        for t in self._targets(g):
             try:
                 f = open(self._paths[t], 'wb')
             except OSError as e:
                 if _errno(e) == ENOSPC:
-                    return self._fail(e)
-                self._stuck[t] = True  # a directory there, or refused: try the other slot
-                err = e
-                continue
+                    if full or not self._give_up_reserve():
+                        return self._fail(e)
+                    full = True
+                    try:
+                        f = open(self._paths[t], 'wb')
+                    except OSError as e2:
+                        if _errno(e2) == ENOSPC:
+                            return self._fail(e2)
+                        self._stuck[t] = True
+                        err = e2
+                        continue
+                else:
+                    self._stuck[t] = True  # a directory there, or refused: try the next
+                    err = e
+                    continue
             self._stuck[t] = False
             st[t] = _BAD  # truncated: whatever it held is gone
             try:
@@ -548,15 +635,44 @@ class Store:
                     self._write(f, state, payload, seq, length, pcrc)
             except OSError as e:
                 keep(f, e)  # see KEEP: never let littlefs lose this file's memory
-                return self._fail(e)
+                if _errno(e) != ENOSPC or full or not self._give_up_reserve():
+                    return self._fail(e)
+                full = True
+                # the reserve is free now: the same slot again (it is truncated already)
+                try:
+                    f = open(self._paths[t], 'wb')
+                    with f:
+                        self._write(f, state, payload, seq, length, pcrc)
+                except OSError as e2:
+                    keep(f, e2)
+                    return self._fail(e2)
             st[t] = _GOOD
             self._seq[t] = seq
             self._len[t] = length
             self._pcrc[t] = pcrc
+            self._given = seq
             self.problem = None
             self.written = HEADER_SIZE + length
+            if not self._rsv and not full:
+                self._reserve()
             return True
         return self._fail(err)
+
+    def _targets(self, g):
+        # The slots a save may write, in order: the other primary slot, the alternates, and
+        # the newest (g) last; the primaries are preferred, a slot that could not be opened
+        # for writing comes after the others where there is no newest slot
+        out = []
+        for i in range(_N):
+            if i != g and (g >= 0 or not self._stuck[i]):
+                out.append(i)
+        if g < 0:
+            for i in range(_N):
+                if self._stuck[i]:
+                    out.append(i)
+        else:
+            out.append(g)
+        return out
 
     # -- the buffered save (see _BUF_MAX) ---------------------------------------------------
     def _buffered(self, state):
@@ -679,12 +795,68 @@ class Store:
             return False
 
     def clear(self):
-        # Remove our files (both slots and any temp file); never raises.
-        for n in SLOTS:
+        # Remove our files (the slots, the reserve and any temp file); never raises.
+        for n in _NAMES + (RESERVE_NAME,):
             try:
                 os.remove(self.path(n))
             except OSError:
                 pass
         self._sweep_temp()
-        self._st = [_UNSEEN, _UNSEEN]
-        self._stuck = [False, False]
+        self._st = [_UNSEEN] * _N
+        self._stuck = [False] * _N
+        self._rsv = False
+        self.pending = False
+        self.found = None
+        self._given = -1
+
+    # -- the reserve (RESERVE) --------------------------------------------------------------
+    def _reserve(self):
+        # Puts the reserve file in place if it is not, where the flash has room for it and
+        # a save besides; never raises. Called after a load and after a save.
+        p = self.path(RESERVE_NAME)
+        try:
+            s = os.stat(p)
+            if s[6] >= RESERVE:
+                self._rsv = True
+                return
+        except OSError:
+            pass
+        self._rsv = False
+        try:
+            v = os.statvfs(self.root or '/')
+            free = v[0] * v[4]
+            if free < 2 * RESERVE:
+                return  # no room to spare: the saves have it
+        except Exception:
+            return
+        f = None
+        try:
+            f = open(p, 'wb')
+            with f:
+                b = self._buf
+                for k in range(len(b)):
+                    b[k] = 0
+                n = 0
+                while n < RESERVE:
+                    if f.write(b) != len(b):
+                        raise OSError(ENOSPC)
+                    n += len(b)
+            self._rsv = True
+        except Exception as e:
+            if f is not None:
+                keep(f, e)
+            try:
+                os.remove(p)
+            except OSError:
+                pass
+
+    def _give_up_reserve(self):
+        # The flash is full: the reserve file goes, so that the game is saved. True if there
+        # was one to give up.
+        try:
+            os.remove(self.path(RESERVE_NAME))
+        except OSError:
+            self._rsv = False
+            return False
+        self._rsv = False
+        return True
