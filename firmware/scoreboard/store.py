@@ -75,7 +75,7 @@ _N = const(4)
 # The reserve: a file of RESERVE bytes the store writes while the flash has room and gives up
 # when a save finds the flash full, so that a flash other files filled still takes the game.
 RESERVE_NAME = 'state.rsv'
-RESERVE = const(12288)  # three 4 KB littlefs blocks, 24 FAT sectors
+RESERVE = const(16384)  # three 4 KB littlefs blocks, 24 FAT sectors
 # This version writes no temporary file; names of this shape (left by a tool or an older
 # layout) are ours, and load() removes them so they never eat the flash.
 TMP_PREFIX = 'state'
@@ -288,6 +288,23 @@ def keep(f, e):
 def failing():
     """True once KEEP writes failed this boot: write nothing more (see KEEP)."""
     return len(_kept) >= KEEP
+
+
+def room(root='', n=0):
+    """For the other writers on the flash (the fault log, the venue outbox): True when n more
+    bytes leave the game its room (the store's reserve file is in place, or the flash has the
+    reserve free beside them). They give way before the game does: a False is theirs to drop.
+    True when the flash cannot say."""
+    try:
+        if os.stat(join(root, RESERVE_NAME))[6] >= RESERVE:
+            return True
+    except OSError:
+        pass
+    try:
+        v = os.statvfs(root or '/')
+        return v[0] * v[4] >= n + RESERVE
+    except Exception:
+        return True
 
 
 class _Unusable(Exception):
@@ -824,7 +841,7 @@ class Store:
         self._rsv = False
         try:
             v = os.statvfs(self.root or '/')
-            free = v[0] * v[4]
+            free = v[0] * v[4]  # the block size times the blocks free
             if free < 2 * RESERVE:
                 return  # no room to spare: the saves have it
         except Exception:

@@ -81,6 +81,7 @@ class Controller:
         self.menu = None
         self.names = {RED: None, BLUE: None}
         self.aside = None           # the game a menu change, new_game or a bank set aside
+        self.found = None           # a saved game the flash could read only later (ui/found.py)
         self.pin = None
         self._pin_at = now
         self.message = None
@@ -171,6 +172,10 @@ class Controller:
             self._changed()
         if self.unsaved is not None and diff(now, self._retry_at) >= self.RETRY_MS:
             self._retry(now)
+        elif self._store is not None and getattr(self._store, 'pending', False):
+            from .found import take     # a slot unread at boot: does it read now?
+            if take(self, self._store, now):
+                self._persist(now)
         if self._rest_at is not None and diff(now, self._rest_at) >= self.REST_MS:
             self._persist(now)
             self._done(now)
@@ -259,7 +264,7 @@ class Controller:
             text = 'clear' if self.pending[RED] or self.pending[BLUE] else 'undo'
         elif self.screen == 'over':
             text = 'undo'
-        elif self.aside is not None:
+        elif self.aside is not None or self.found is not None:
             text = 'back'
         else:
             return
@@ -445,17 +450,22 @@ class Controller:
         self.choice = self._default_choice()
 
     def _bring_back(self, now):
-        a = self.aside
+        found = self.found is not None  # first the game the flash could read only later
+        a = self.found if found else self.aside
         if a is None:
             self._say('no game', now)
             return
         g = a['game']
-        self.aside = None
+        if found:
+            self.found = None       # what was set aside meanwhile stays, until an entry
+        else:
+            self.aside = None
         self.game = g
         text = 'game back'
         if a['match'] is not None:
             self.match = Match.from_dict(a['match'])    # the bank taken off the tally
-            text = 'bank undone'
+            if not found:
+                text = 'bank undone'
         self.opener = a['opener']
         self.choice = a['choice'] or self.choice
         self.cursor = a['cursor']
@@ -565,14 +575,17 @@ class Controller:
         self._rest_at = None        # whatever was waiting is in this save
         if self._store is None:
             return
-        if self._write():
+        if self._write(now):
             return
         self._unsaid = True         # said when the event is done, over any other message
         if now is not None:
             self._retry_at = now
 
-    def _write(self):
+    def _write(self, now=None):
         st = self._store
+        if getattr(st, 'pending', False) or getattr(st, 'found', None) is not None:
+            from .found import take     # a slot unread at boot: its game first, then this save
+            take(self, st, self._msg_at if now is None else now)
         try:
             # one state dict for every save (the store serialises it at once)
             self._saving = states.dump(self, self._saving)
@@ -591,6 +604,6 @@ class Controller:
 
     def _retry(self, now):
         self._retry_at = now
-        if not self._write():
+        if not self._write(now):
             self._say('not saved ' + self.unsaved, now)
 

@@ -73,10 +73,7 @@ def dump(c, into=None):
     """The controller's state, JSON-safe. The games are in their compact form, which shares
     the games' logs: serialise it at once (the store does). Given `into` (a dict this returned
     before, serialised since), that dict is filled again and returned: the saves reuse one."""
-    a = c.aside
-    if a is not None:
-        a = dict(a)
-        a['game'] = a['game'].to_dict(compact=True)
+    a = _put(c.aside)
     d = into
     if d is None:
         d = {}
@@ -93,7 +90,16 @@ def dump(c, into=None):
     d['names'] = c.names
     d['game'] = c.game.to_dict(compact=True) if c.game is not None else None
     d['aside'] = a
+    d['found'] = _put(getattr(c, 'found', None))
     return d
+
+
+def _put(a):
+    # a set-aside (or found) game as data
+    if a is not None:
+        a = dict(a)
+        a['game'] = a['game'].to_dict(compact=True)
+    return a
 
 
 def _aside(a):
@@ -131,7 +137,7 @@ def parse(d):
     out = {'settings': settings, 'match': Match.from_dict(d.get('match') or {}),
            'choice': _side(d.get('choice')), 'opener': _side(d.get('opener')),
            'names': _names(d.get('names')), 'game': None, 'screen': 'setup', 'cursor': 1,
-           'aside': None}
+           'aside': None, 'found': None}
     if d.get('game') is not None:
         g = load_game(d['game'])
         settings['game'] = g.KIND
@@ -140,6 +146,8 @@ def parse(d):
         out['cursor'] = _cursor(d.get('cursor'), g)
     if type(d.get('aside')) is dict:
         out['aside'] = _aside(d['aside'])
+    if type(d.get('found')) is dict:     # a game the flash could read only later (ui/found.py)
+        out['found'] = _aside(d['found'])
     return out
 
 
