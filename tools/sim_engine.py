@@ -237,6 +237,8 @@ class Sim:
 
     def boot(self):
         """Power on: fresh RAM (a new App, fresh wires and chips), the same flash."""
+        if self.boots:
+            self._ram_lost()
         import scoreboard
         scoreboard.prepare_heap()          # as firmware/main.py does, before the app loads
         import scoreboard.app
@@ -261,6 +263,20 @@ class Sim:
         self.light(self.light_pct)
         self.touched = self.now
         self.boots += 1
+
+    def _ram_lost(self):
+        # A power cut: a board's RAM holds the firmware's modules and everything at their
+        # module level (the store's count of failed writes, caches, loaded game modules), so
+        # they are all dropped here and import again at the boot, as from a board's flash.
+        # The board file is a module of the firmware's too; the virtual chips are not RAM.
+        self.app = None
+        for name in list(sys.modules):
+            if name == 'scoreboard' or name.startswith('scoreboard.') or name == self.board_name:
+                del sys.modules[name]
+        self.board = __import__(self.board_name)
+        if sys.implementation.name == 'micropython':
+            import gc
+            gc.collect()
 
     def _parts(self):
         # The board's optional parts (DESIGN section 11) on the virtual board, before power-on:
