@@ -361,6 +361,34 @@ def test_the_fault_log_gives_way_before_the_game():
         _done()
 
 
+def test_the_outbox_gives_way_before_the_game():
+    if not _have_vfs():
+        return
+    from bench_store import game_state
+    from scoreboard.net.outbox import Outbox
+    from scoreboard.store import Store
+    flash = _flash()
+    for kind in KINDS:
+        dev = flash.fault_device(kind)
+        _mount(dev, kind)
+        st = Store(MNT)
+        st.load()
+        box = Outbox(MNT)
+        assert box.add({'id': box.next_id(), 'game': 'knockoff'}) is True
+        assert st.save(game_state(3)) is True
+        _fill(MNT)
+        kept = 0
+        for k in range(10):             # banked games while the flash is full
+            kept += box.add({'id': 'r%d' % k, 'game': 'knockoff', 'red': 15, 'blue': k})
+            state = game_state(12)
+            state['games']['red'] = k
+            assert st.save(state) is True, (kind, k, st.problem)
+        assert kept == 0 and box.dropped == 10, (kind, kept, box.dropped)
+        assert len(box) == 1            # the record kept before is still there to send
+        assert Store(MNT).load() == state, kind
+        _done()
+
+
 def test_lost_in_micropython():
     # Under CPython (pytest): run this file under the MicroPython unix port
     if hasattr(os, 'VfsLfs2'):

@@ -301,10 +301,17 @@ def room(root='', n=0):
     except OSError:
         pass
     try:
-        v = os.statvfs(root or '/')
-        return v[0] * v[4] >= n + RESERVE
+        return _free(root) >= n + RESERVE
     except Exception:
         return True
+
+
+def _free(root):
+    # The bytes free on the filesystem of folder root. littlefs counts the blocks in use from
+    # its tree, which on a flash filled to the last block can exceed the blocks there are
+    # (MicroPython then gives the free count as a huge unsigned number): none are free then.
+    v = os.statvfs(root or '/')
+    return v[0] * v[4] if v[4] <= v[2] else 0
 
 
 class _Unusable(Exception):
@@ -840,9 +847,7 @@ class Store:
             pass
         self._rsv = False
         try:
-            v = os.statvfs(self.root or '/')
-            free = v[0] * v[4]  # the block size times the blocks free
-            if free < 2 * RESERVE:
+            if _free(self.root) < 2 * RESERVE:
                 return  # no room to spare: the saves have it
         except Exception:
             return
