@@ -17,33 +17,42 @@
 # The contract (the controller relies on it):
 # - save(state) returns True when the state is on flash (or the newest slot holds it already:
 #   then nothing is written), False when not, with self.problem the reason for the display
-#   ('flash full', 'flash error'); after a good save self.problem is None. A failed save
-#   changes nothing the store relies on: the next save tries again.
+#   ('flash full', 'flash error', 'game found'); after a good save self.problem is None. A
+#   failed save changes nothing the store relies on: the next save tries again.
 # - load(check=None) returns the newest usable state or None; self.message is what the boot
 #   should say about the slots (None when all is well). check(state) raises when the caller
 #   cannot use a state: that slot is then damaged, and load falls back to the other.
+# - self.pending is True while a slot could not be read (os.stat, open or read raised
+#   something other than "no such file", or the heap had no room to parse it): it may hold a
+#   newer game than the one load() gave, perhaps the only copy. recover() looks at it again
+#   and, once it reads, returns its state if it is newer than what the caller has (then
+#   pending is False); the caller keeps that game (ui/found.py) and saves it with its own.
+#   A save while pending tries recover() itself: a state found so is held in self.found
+#   (problem 'game found', nothing written) until recover() hands it over.
 #
-# Which slot a save writes (the safe behaviour, in order):
-# 1. Never the slot that could not be read (os.stat, open or read raised something other than
-#    "no such file"): it may hold the only good copy of the game. Each save looks at such a
-#    slot again, and once it reads it is judged like any other.
-# 2. Never the slot holding the newest good state while the other slot can take the save. A
+# Where a save goes (the safe behaviour, in order):
+# 1. Nowhere while a slot could not be read, or its game has not been handed over (pending,
+#    found): False, 'flash error' or 'game found'. Its slot is never written before it has
+#    been read and its game taken, however many saves are tried meanwhile.
+# 2. Never the slot holding the newest good state while another slot can take the save. A
 #    damaged or unusable slot is not good: the next save goes there, so the older good state
 #    is kept until a newer one is safely beside it.
-# 3. The one exception to 2: when the other slot cannot even be opened for writing (a
-#    directory where the file should be, a file the filesystem refuses to open) the save
-#    rewrites the newest slot. Without it nothing would be saved again; the cost is that a cut
-#    during such a save loses the state. The stuck slot is tried first at every save.
-# 4. If rule 1 leaves only the slot with the newest good state (the other could not be read)
-#    or none (neither could), the save is refused: False, problem 'flash error'; nothing is
-#    overwritten.
+# 3. Where a slot's name is taken (a directory there, a file the filesystem refuses to open
+#    for writing), the save goes to the alternate names (ALTS) instead; load() reads all four
+#    names and resumes from the newest good state among them. Only when none of them can be
+#    opened does the save rewrite the newest slot (the cost: a cut during that save loses the
+#    state). A slot that could not be opened is still tried first at every save, so the saves
+#    go back to the usual names as soon as they can.
+# 4. A full flash: the store keeps a reserve file (RESERVE bytes, written while the flash has
+#    room for it twice over) and gives it up when a save finds the flash full, then tries the
+#    save again; it writes the reserve again once there is room. The fault log and the venue
+#    outbox ask room() before they write, and write nothing that would eat into the reserve.
 # 5. After KEEP failed writes in one boot no more are tried (see KEEP below: a block device
 #    that raises can leave littlefs one save away from a hang): False, 'flash error'.
 # The store holds nothing back after a failure: the caller still has the state in RAM, and its
 # next save (the next committed entry) tries again; meanwhile the controller shows 'not saved'
 # and the problem.
-# A save's sequence number is one past the newest seen, so it wins at the next boot; a slot
-# that could not be read has no known number, and may win instead if it reads then.
+# A save's sequence number is one past the newest seen, so it wins at the next boot.
 #
 # Size: there is no cap. load() streams the payload out of the file (json.load on it, after a
 # CRC pass in 256-byte pieces), and save() builds it in one block only when the heap has one,
@@ -330,6 +339,7 @@ class Store:
         self._len = [0] * _N  # its payload length
         self._pcrc = [0] * _N  # the CRC of its payload alone (a save of the same state skips)
         self._stuck = [False] * _N  # the slot could not be opened for writing
+        self._tg = [0] * _N  # the slots a save tries, in order (see _targets)
         self._zero = 0  # bit i: slot i is an empty file
         # A slot load() could not read may hold a newer game than the one it gave: while one
         # is unread (pending), no save is written; once it reads, recover() gives its state.
@@ -632,7 +642,9 @@ class Store:
         # the other slot, then the alternate names (where a slot's name is taken), g last
         # (rule 3); a slot that could not be opened before is still tried in its turn, so
         # the saves go back to it once it can be written
-        for t in self._targets(g):
+        tg = self._tg
+        for k in range(self._targets(g)):
+            t = tg[k]
             try:
                 f = open(self._paths[t], 'wb')
             except OSError as e:
@@ -683,20 +695,25 @@ class Store:
         return self._fail(err)
 
     def _targets(self, g):
-        # The slots a save may write, in order: the other primary slot, the alternates, and
-        # the newest (g) last; the primaries are preferred, a slot that could not be opened
-        # for writing comes after the others where there is no newest slot
-        out = []
+        # The slots a save may write, in order, into self._tg (reused: nothing allocated);
+        # returns how many: the other primary slot, the alternates, and the newest (g) last;
+        # where there is no newest slot, a slot that could not be opened for writing comes
+        # after the others
+        tg = self._tg
+        n = 0
         for i in range(_N):
             if i != g and (g >= 0 or not self._stuck[i]):
-                out.append(i)
+                tg[n] = i
+                n += 1
         if g < 0:
             for i in range(_N):
                 if self._stuck[i]:
-                    out.append(i)
+                    tg[n] = i
+                    n += 1
         else:
-            out.append(g)
-        return out
+            tg[n] = g
+            n += 1
+        return n
 
     # -- the buffered save (see _BUF_MAX) ---------------------------------------------------
     def _buffered(self, state):
