@@ -268,12 +268,12 @@ class Sim:
         # A power cut: a board's RAM holds the firmware's modules and everything at their
         # module level (the store's count of failed writes, caches, loaded game modules), so
         # they are all dropped here and import again at the boot, as from a board's flash.
-        # The board file is a module of the firmware's too; the virtual chips are not RAM.
+        # The board file (pins and parts: no state of its own) stays, so a test may wrap its
+        # functions; the virtual chips are not RAM.
         self.app = None
         for name in list(sys.modules):
-            if name == 'scoreboard' or name.startswith('scoreboard.') or name == self.board_name:
+            if name == 'scoreboard' or name.startswith('scoreboard.'):
                 del sys.modules[name]
-        self.board = __import__(self.board_name)
         if sys.implementation.name == 'micropython':
             import gc
             gc.collect()

@@ -83,7 +83,7 @@ _NAMES = SLOTS + ALTS
 _N = const(4)
 # The reserve: a file of RESERVE bytes the store writes while the flash has room and gives up
 # when a save finds the flash full, so that a flash other files filled still takes the game.
-RESERVE_NAME = 'state.rsv'
+RESERVE_NAME = 'reserve.bin'  # not state*: tools take those for slots
 RESERVE = const(16384)  # three 4 KB littlefs blocks, 24 FAT sectors
 # This version writes no temporary file; names of this shape (left by a tool or an older
 # layout) are ours, and load() removes them so they never eat the flash.
