@@ -285,6 +285,109 @@ def test_newest_good_state_of_any_name_loads():
         _done()
 
 
+def _refusing(names):
+    real = open
+
+    def refusing(p, mode='r'):
+        for n in names:
+            if p.endswith(n):
+                raise OSError(5)    # EIO: neither read nor written
+        return real(p, mode)
+    return refusing
+
+
+def test_a_slot_file_that_cannot_be_opened_at_all():
+    # the slot with the newest game cannot be opened for reading or writing: its game is
+    # kept, the saves go on elsewhere, every boot loads the newest of them, and once the
+    # file opens again its game is handed over (it is newer than the one the boot had)
+    if not _have_vfs():
+        return
+    from bench_store import game_state
+    from scoreboard import store
+    from scoreboard.store import Store
+    flash = _flash()
+    for kind in KINDS:
+        dev = flash.fault_device(kind)
+        _mount(dev, kind)
+        st = Store(MNT)
+        st.load()
+        st.save(game_state(1))
+        st.save(game_state(2))              # slot b, the newest
+        with open(MNT + '/' + store.SLOTS[1], 'rb') as f:
+            b = f.read()
+        store.open = _refusing((store.SLOTS[1],))
+        try:
+            st = Store(MNT)
+            assert st.load() == game_state(1) and st.message == store.UNREADABLE
+            for f in range(3, 13):
+                assert st.save(game_state(f)) is True, (kind, f, st.problem)
+                again = Store(MNT)          # a power cut after each save
+                assert again.load() == game_state(f), (kind, f)
+                assert again.recover() is None and again.pending
+        finally:
+            del store.open
+        with open(MNT + '/' + store.SLOTS[1], 'rb') as f:
+            assert f.read() == b, kind
+        again = Store(MNT)
+        assert again.load() == game_state(12), kind
+        assert again.recover() == game_state(2) and not again.pending, kind
+        assert again.save(game_state(13)) is True
+        again = Store(MNT)
+        assert again.load() == game_state(13) and not again.pending, kind
+        _done()
+
+
+def test_a_cut_at_every_write_of_a_save_beside_an_unreadable_slot():
+    # the note of the held slot and the save after it, cut at every block write: the boot
+    # after the cut has the game of the unreadable slot either as the state it resumes or
+    # handed over by recover(), never lost, and the state before the save or the new one
+    if not _have_vfs():
+        return
+    import gc
+    from bench_store import game_state
+    from scoreboard import store
+    from scoreboard.store import Store
+    flash = _flash()
+    for kind in KINDS:
+        cuts = done = 0
+        for n in range(400):
+            dev = flash.fault_device(kind)
+            _mount(dev, kind)
+            st = Store(MNT)
+            st.load()
+            st.save(game_state(1))
+            st.save(game_state(2))          # slot b, the newest
+            store.open = _refusing((store.SLOTS[1],))
+            try:
+                st = Store(MNT)
+                st.load()
+                dev.cut_at(n)
+                try:
+                    st.save(game_state(3))
+                    finished = True
+                except flash.PowerCut:
+                    finished = False
+                dev.restore()
+            finally:
+                del store.open
+            gc.collect()
+            image = dev.after_cut() if not finished else dev.clone()
+            _mount(image, kind)
+            back = Store(MNT)
+            got = back.load()
+            if got == game_state(2):
+                pass                        # the cut came before the note: b is the newest
+            else:
+                assert got in (game_state(1), game_state(3)), (kind, n)
+                assert back.recover() == game_state(2), (kind, n)
+            if finished:
+                done += 1
+                break
+            cuts += 1
+        assert done == 1 and cuts > 2, (kind, cuts)
+        _done()
+
+
 # -- 3. room for the game on a full flash -----------------------------------------------------
 def _fill(root, tag='fill'):
     # other files fill the flash until not even a small one goes in

@@ -31,9 +31,15 @@
 #   (problem 'game found', nothing written) until recover() hands it over.
 #
 # Where a save goes (the safe behaviour, in order):
-# 1. Nowhere while a slot could not be read, or its game has not been handed over (pending,
-#    found): False, 'flash error' or 'game found'. Its slot is never written before it has
-#    been read and its game taken, however many saves are tried meanwhile.
+# 1. Never a slot that could not be read, nor one whose game has not been handed over (held):
+#    it is never written before it has been read and its game taken, however many saves are
+#    made meanwhile. The saves go to the other names; before the first of them the store
+#    writes a note (HELD_NAME) of the held slots, so that a later boot does not take the
+#    saves made meanwhile and the held game for one history: it resumes from the saves and
+#    hands the held game over (recover()) once it reads, if it is newer than the state the
+#    board had when it was held. With nowhere else to write (every name unreadable, as when
+#    the flash's reads fail), or no note written, the save is refused: 'flash error'. A save
+#    that finds the held game readable writes nothing: 'game found', until recover().
 # 2. Never the slot holding the newest good state while another slot can take the save. A
 #    damaged or unusable slot is not good: the next save goes there, so the older good state
 #    is kept until a newer one is safely beside it.
@@ -84,6 +90,12 @@ _N = const(4)
 # The reserve: a file of RESERVE bytes the store writes while the flash has room and gives up
 # when a save finds the flash full, so that a flash other files filled still takes the game.
 RESERVE_NAME = 'reserve.bin'  # not state*: tools take those for slots
+# Which slots hold a game not handed over yet (see recover()), written before a save goes
+# elsewhere while a slot cannot be read: b'SBhd', a byte (bit i for slot i) and, u32, the
+# sequence number of the state the board had then (0xFFFFFFFF: none): a held slot whose state
+# is not newer than that is an older copy, not a game to hand over.
+HELD_NAME = 'held.bin'
+HELD_MAGIC = b'SBhd'
 RESERVE = const(16384)  # three 4 KB littlefs blocks, 24 FAT sectors
 # This version writes no temporary file; names of this shape (left by a tool or an older
 # layout) are ours, and load() removes them so they never eat the flash.
@@ -348,6 +360,11 @@ class Store:
         self._given = -1  # the sequence number of the newest state the caller has (-1: none)
         self._check = None  # load()'s check, for recover()
         self._rsv = False  # the reserve file is in place
+        self._held = 0  # bit i: slot i holds a game not handed over: never written, and not
+        # counted as the newest (its sequence number says nothing against the saves made
+        # while it could not be read)
+        self._marked = 0  # the bits HELD_NAME holds on flash
+        self._ref = -1  # and the sequence number it holds
         self._hdr = bytearray(HEADER_SIZE)
         self._hdr16 = memoryview(self._hdr)[:16]  # what the CRC covers of the header
         self._buf = bytearray(_CHUNK)
@@ -472,11 +489,11 @@ class Store:
             pass
         return _Unusable
 
-    def _order(self):
-        # the good slots, newest first
+    def _order(self, held=False):
+        # the good slots, newest first: those not held (or, held=True, only those held)
         out = []
         for i in range(_N):
-            if self._st[i] == _GOOD:
+            if self._st[i] == _GOOD and ((self._held >> i) & 1) == held:
                 k = 0
                 while k < len(out) and not newer(self._seq[i], self._seq[out[k]]):
                     k += 1
@@ -488,9 +505,17 @@ class Store:
         st = self._st
         g = -1
         for i in range(_N):
-            if st[i] == _GOOD and (g < 0 or newer(self._seq[i], self._seq[g])):
+            if (st[i] == _GOOD and not (self._held >> i) & 1
+                    and (g < 0 or newer(self._seq[i], self._seq[g]))):
                 g = i
         return g
+
+    def _waiting(self):
+        # True while a slot cannot be read, or a held slot's game is not handed over
+        for i in range(_N):
+            if self._st[i] == _UNREAD or ((self._held >> i) & 1 and self._st[i] == _GOOD):
+                return True
+        return False
 
     def _unread(self):
         for i in range(_N):
@@ -522,9 +547,16 @@ class Store:
         self._given = -1
         try:
             self._sweep_temp()
+            self._held = self._marked = self._read_held()  # and self._ref
             for i in range(_N):
                 self._look(i)
-            state = self._first(self._order(), -1)
+            self._drop_held()
+            order = self._order()
+            if not order and self._held:
+                # only held slots hold a state: the newest is the game to resume
+                order = self._order(True)
+                self._held = 0
+            state = self._first(order, -1)
         except MemoryError:
             # not the data's fault: the slots stay as they are; what could not be loaded is
             # treated as unreadable, so no save overwrites it while it may be the only copy
@@ -536,14 +568,25 @@ class Store:
         except OSError:
             self._note(UNREADABLE)
             state = None
-        self.pending = self._unread()
+        self.pending = self._waiting()
         if not self.pending:
             self._reserve()
         return state
 
-    def _first(self, order, since):
+    def _drop_held(self):
+        # a held slot that is gone or damaged holds no game to hand over, nor one that is not
+        # newer than the state the board had when it was held (an older copy)
+        st = self._st
+        for i in range(_N):
+            if (self._held >> i) & 1 and (
+                    st[i] == _EMPTY or st[i] == _BAD
+                    or st[i] == _GOOD and self._ref >= 0 and not newer(self._seq[i], self._ref)):
+                self._held &= ~(1 << i)
+
+    def _first(self, order, since, give=True):
         # The first usable state of the good slots in order (newest first) that is newer than
-        # sequence number `since` (-1: any), or None; self._given becomes its number.
+        # sequence number `since` (-1: any), or None; self._given becomes its number (give).
+        # A held slot it returns is held no more.
         check = self._check
         for i in order:
             if since >= 0 and not newer(self._seq[i], since):
@@ -553,7 +596,14 @@ class Store:
                 try:
                     if check is not None:
                         check(state)
-                    self._given = self._seq[i]
+                    if give:
+                        self._given = self._seq[i]
+                    elif self._held:
+                        # the held slots it is newer than hold older copies of its game
+                        for j in range(_N):
+                            if (self._held >> j) & 1 and not newer(self._seq[j], self._seq[i]):
+                                self._held &= ~(1 << j)
+                    self._held &= ~(1 << i)
                     return state
                 except MemoryError:
                     raise
@@ -562,6 +612,7 @@ class Store:
             if self._st[i] == _GOOD:
                 self._st[i] = _BAD
                 self._note(DAMAGED)
+            self._held &= ~(1 << i)
         return None
 
     def recover(self):
@@ -576,16 +627,24 @@ class Store:
             return found
         if not self.pending:
             return None
+        was = 0
         try:
             for i in range(_N):
                 if self._st[i] == _UNREAD:
+                    was |= 1 << i
                     self._look(i, True)
-            if self._unread():
-                return None
-            state = self._first(self._order(), self._given)
+            self._drop_held()
+            # a held slot that reads: its game was never handed over (its number says
+            # nothing against the saves made meanwhile, only against the state held with it)
+            state = self._first(self._order(True), -1, False)
+            if state is None and not self._unread():
+                state = self._first(self._order(), self._given)
         except Exception:  # MemoryError included: still pending, the slots untouched
+            for i in range(_N):
+                if (was >> i) & 1 and self._st[i] == _GOOD:
+                    self._st[i] = _UNREAD  # read, but its game not handed over
             return None
-        self.pending = self._unread()
+        self.pending = self._waiting()
         if not self.pending:
             self._reserve()
         return state
@@ -607,12 +666,16 @@ class Store:
                 self._look(i, True)
         if self.pending and self.found is None:
             self.found = self.recover()
-        if self.found is not None or self.pending:
-            # a slot that could not be read at boot: nothing is written until it has been
-            # read and its game taken (recover()); it may hold the only copy of a game
-            self.problem = FOUND if self.found is not None else FLASH_ERROR
+        if self.found is not None:
+            # a game found in a slot that could not be read before: nothing is written until
+            # the caller has taken it (recover()) and saves it with its own state
+            self.problem = FOUND
             self.written = 0
             return False
+        held = self._held
+        for i in range(_N):
+            if st[i] == _UNREAD:
+                held |= 1 << i  # never written, until read and its game handed over
         length = self._buffered(state)
         if length >= 0:
             payload = _BUF
@@ -637,13 +700,24 @@ class Store:
             self.problem = FLASH_ERROR
             self.written = 0
             return False
+        old = self._held
+        self._held = held
+        n = self._targets(g)
+        if n == 0 or (held != self._marked and held and not self._mark(
+                held, self._ref if self._marked else self._given)):
+            # no slot to write beside the unread ones, or no note of them on flash: a later
+            # boot could take the saves made now for newer than the game it could not read
+            self._held = old
+            self.problem = FLASH_ERROR
+            self.written = 0
+            return False
         err = None
         full = False
         # the other slot, then the alternate names (where a slot's name is taken), g last
         # (rule 3); a slot that could not be opened before is still tried in its turn, so
         # the saves go back to it once it can be written
         tg = self._tg
-        for k in range(self._targets(g)):
+        for k in range(n):
             t = tg[k]
             try:
                 f = open(self._paths[t], 'wb')
@@ -689,6 +763,8 @@ class Store:
             self._given = seq
             self.problem = None
             self.written = HEADER_SIZE + length
+            if self._marked and not self._held:
+                self._mark(0)  # every held game is handed over and saved with this state
             if not self._rsv and not full:
                 self._reserve()
             return True
@@ -700,14 +776,15 @@ class Store:
         # where there is no newest slot, a slot that could not be opened for writing comes
         # after the others
         tg = self._tg
+        held = self._held
         n = 0
         for i in range(_N):
-            if i != g and (g >= 0 or not self._stuck[i]):
+            if i != g and (g >= 0 or not self._stuck[i]) and not (held >> i) & 1:
                 tg[n] = i
                 n += 1
         if g < 0:
             for i in range(_N):
-                if self._stuck[i]:
+                if self._stuck[i] and not (held >> i) & 1:
                     tg[n] = i
                     n += 1
         else:
@@ -837,7 +914,7 @@ class Store:
 
     def clear(self):
         # Remove our files (the slots, the reserve and any temp file); never raises.
-        for n in _NAMES + (RESERVE_NAME,):
+        for n in _NAMES + (RESERVE_NAME, HELD_NAME):
             try:
                 os.remove(self.path(n))
             except OSError:
@@ -849,6 +926,52 @@ class Store:
         self.pending = False
         self.found = None
         self._given = -1
+        self._held = self._marked = 0
+        self._ref = -1
+
+    # -- the held note (HELD_NAME) -----------------------------------------------------------
+    def _read_held(self):
+        # the held bits on flash (0: none), self._ref set from the note
+        self._ref = -1
+        try:
+            with open(self.path(HELD_NAME), 'rb') as f:
+                b = f.read(16)
+            if len(b) == 9 and b[:4] == HELD_MAGIC:
+                ref = struct.unpack('<I', b[5:9])[0]
+                self._ref = ref if ref <= SEQ_MASK else -1
+                return b[4] & 15
+        except OSError:
+            pass
+        return 0
+
+    def _mark(self, bits, ref=-1):
+        # Puts the held bits and ref on flash (bits 0: the note goes); True when it is there.
+        p = self.path(HELD_NAME)
+        if not bits:
+            try:
+                os.remove(p)
+            except OSError:
+                pass
+            self._marked = 0
+            self._ref = -1
+            return True
+        f = None
+        try:
+            f = open(p, 'wb')
+            with f:
+                hdr = self._hdr
+                hdr[:4] = HELD_MAGIC
+                hdr[4] = bits
+                struct.pack_into('<I', hdr, 5, ref if ref >= 0 else 0xFFFFFFFF)
+                if f.write(memoryview(hdr)[:9]) != 9:
+                    raise OSError(ENOSPC)
+            self._marked = bits
+            self._ref = ref
+            return True
+        except (OSError, MemoryError) as e:  # a test's PowerCut goes through
+            if f is not None:
+                keep(f, e)
+            return False
 
     # -- the reserve (RESERVE) --------------------------------------------------------------
     def _reserve(self):
@@ -881,7 +1004,7 @@ class Store:
                         raise OSError(ENOSPC)
                     n += len(b)
             self._rsv = True
-        except Exception as e:
+        except (OSError, MemoryError) as e:
             if f is not None:
                 keep(f, e)
             try:
