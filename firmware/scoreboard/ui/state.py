@@ -90,7 +90,11 @@ def dump(c, into=None):
     d['names'] = c.names
     d['game'] = c.game.to_dict(compact=True) if c.game is not None else None
     d['aside'] = a
-    d['found'] = _put(getattr(c, 'found', None))
+    f = getattr(c, 'found', None)   # only while there is one: the usual state is as it was
+    if f is not None:
+        d['found'] = _put(f)
+    elif 'found' in d:
+        del d['found']
     return d
 
 
