@@ -337,6 +337,52 @@ def test_a_slot_file_that_cannot_be_opened_at_all():
         _done()
 
 
+def test_a_second_read_fault_with_a_game_still_held():
+    # a slot is held (its file could not be opened, the saves went elsewhere), then the board
+    # boots while the whole flash fails to read: nothing is written; once it reads, both the
+    # held game and the newest of the saves made beside it are handed over, nothing lost
+    if not _have_vfs():
+        return
+    from bench_store import game_state
+    from scoreboard import store
+    from scoreboard.store import Store
+    flash = _flash()
+    for kind in KINDS:
+        dev = flash.fault_device(kind)
+        _mount(dev, kind)
+        st = Store(MNT)
+        st.load()
+        st.save(game_state(1))
+        st.save(game_state(2))              # slot b, the newest
+        store.open = _refusing((store.SLOTS[1],))
+        try:
+            st = Store(MNT)
+            assert st.load() == game_state(1)
+            assert st.save(game_state(3)) is True
+        finally:
+            del store.open
+        _mount(dev, kind)
+        dev.fail_reads(10 ** 9, 0)
+        st = Store(MNT)
+        assert st.load() is None and st.pending, kind
+        image = bytes(dev.data)
+        assert st.save(game_state(4)) is False, kind
+        assert st.recover() is None
+        assert bytes(dev.data) == image, kind
+        dev.heal()
+        got = []
+        for _ in range(4):
+            d = st.recover()
+            if d is not None:
+                got.append(d)
+        assert not st.pending, kind
+        assert len(got) == 2 and game_state(2) in got and game_state(3) in got, (kind, len(got))
+        assert st.save(game_state(5)) is True
+        again = Store(MNT)
+        assert again.load() == game_state(5) and not again.pending, kind
+        _done()
+
+
 def test_a_cut_at_every_write_of_a_save_beside_an_unreadable_slot():
     # the note of the held slot and the save after it, cut at every block write: the boot
     # after the cut has the game of the unreadable slot either as the state it resumes or

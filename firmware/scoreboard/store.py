@@ -365,6 +365,8 @@ class Store:
         # while it could not be read)
         self._marked = 0  # the bits HELD_NAME holds on flash
         self._ref = -1  # and the sequence number it holds
+        self._hunk = False  # the note could not be read: as good as an unread slot
+        self._gave = 0  # bit i: slot i's state was handed over at this boot (load, recover)
         self._hdr = bytearray(HEADER_SIZE)
         self._hdr16 = memoryview(self._hdr)[:16]  # what the CRC covers of the header
         self._buf = bytearray(_CHUNK)
@@ -489,11 +491,13 @@ class Store:
             pass
         return _Unusable
 
-    def _order(self, held=False):
-        # the good slots, newest first: those not held (or, held=True, only those held)
+    def _order(self, held=False, skip=0):
+        # the good slots, newest first: those not held (or, held=True, only those held), and
+        # none of the bits of skip
         out = []
         for i in range(_N):
-            if self._st[i] == _GOOD and ((self._held >> i) & 1) == held:
+            if (self._st[i] == _GOOD and ((self._held >> i) & 1) == held
+                    and not (skip >> i) & 1):
                 k = 0
                 while k < len(out) and not newer(self._seq[i], self._seq[out[k]]):
                     k += 1
@@ -512,12 +516,16 @@ class Store:
 
     def _waiting(self):
         # True while a slot cannot be read, or a held slot's game is not handed over
+        if self._hunk:
+            return True
         for i in range(_N):
             if self._st[i] == _UNREAD or ((self._held >> i) & 1 and self._st[i] == _GOOD):
                 return True
         return False
 
     def _unread(self):
+        if self._hunk:
+            return True
         for i in range(_N):
             if self._st[i] == _UNREAD:
                 return True
@@ -545,9 +553,10 @@ class Store:
         self._check = check
         self.found = None
         self._given = -1
+        self._gave = 0
         try:
             self._sweep_temp()
-            self._held = self._marked = self._read_held()  # and self._ref
+            self._held = self._marked = self._read_held()  # and self._ref, self._hunk
             for i in range(_N):
                 self._look(i)
             self._drop_held()
@@ -604,6 +613,7 @@ class Store:
                             if (self._held >> j) & 1 and not newer(self._seq[j], self._seq[i]):
                                 self._held &= ~(1 << j)
                     self._held &= ~(1 << i)
+                    self._gave |= 1 << i
                     return state
                 except MemoryError:
                     raise
@@ -628,9 +638,16 @@ class Store:
         if not self.pending:
             return None
         was = 0
+        st = self._st
         try:
+            if self._hunk:  # the note first: it says which slots hold a game not handed over
+                bits = self._read_held()
+                if self._hunk:
+                    return None
+                self._held |= bits
+                self._marked = bits
             for i in range(_N):
-                if self._st[i] == _UNREAD:
+                if st[i] == _UNREAD:
                     was |= 1 << i
                     self._look(i, True)
             self._drop_held()
@@ -638,12 +655,16 @@ class Store:
             # nothing against the saves made meanwhile, only against the state held with it)
             state = self._first(self._order(True), -1, False)
             if state is None and not self._unread():
-                state = self._first(self._order(), self._given)
+                state = self._first(self._order(False, self._gave), self._given)
+                was = 0
         except Exception:  # MemoryError included: still pending, the slots untouched
-            for i in range(_N):
-                if (was >> i) & 1 and self._st[i] == _GOOD:
-                    self._st[i] = _UNREAD  # read, but its game not handed over
-            return None
+            state = None
+        # A slot that reads now but whose game was not looked at (another slot still cannot
+        # be read, or the heap had no room) is as good as unread: never written meanwhile.
+        for i in range(_N):
+            if ((was >> i) & 1 and st[i] == _GOOD and not ((self._held | self._gave) >> i) & 1
+                    and (self._given < 0 or newer(self._seq[i], self._given))):
+                st[i] = _UNREAD
         self.pending = self._waiting()
         if not self.pending:
             self._reserve()
@@ -670,6 +691,11 @@ class Store:
             # a game found in a slot that could not be read before: nothing is written until
             # the caller has taken it (recover()) and saves it with its own state
             self.problem = FOUND
+            self.written = 0
+            return False
+        if self._hunk:
+            # the note of the held slots is there but cannot be read: any slot may be one
+            self.problem = FLASH_ERROR
             self.written = 0
             return False
         held = self._held
@@ -928,11 +954,14 @@ class Store:
         self._given = -1
         self._held = self._marked = 0
         self._ref = -1
+        self._hunk = False
 
     # -- the held note (HELD_NAME) -----------------------------------------------------------
     def _read_held(self):
-        # the held bits on flash (0: none), self._ref set from the note
+        # the held bits on flash (0: none), self._ref set from the note; self._hunk while the
+        # note is there but cannot be read
         self._ref = -1
+        self._hunk = False
         try:
             with open(self.path(HELD_NAME), 'rb') as f:
                 b = f.read(16)
@@ -940,8 +969,9 @@ class Store:
                 ref = struct.unpack('<I', b[5:9])[0]
                 self._ref = ref if ref <= SEQ_MASK else -1
                 return b[4] & 15
-        except OSError:
-            pass
+        except OSError as e:
+            if _errno(e) != ENOENT:
+                self._hunk = True
         return 0
 
     def _mark(self, bits, ref=-1):
