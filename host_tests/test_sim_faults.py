@@ -77,3 +77,27 @@ def test_a_line_of_a_megabyte_is_an_error_for_that_line():
         assert '"screen": "play"' in r.stdout, r.stdout
     finally:
         os.remove(f.name)
+
+
+def test_a_long_line_on_the_interactive_pipe_is_answered_as_an_error():
+    # the engine's --stdin mode (what tools/sim.py's terminal front end talks to): the long
+    # line gets an error answer, and the lines after it still run
+    if sys.implementation.name == 'micropython':
+        return
+    import subprocess
+    import tempfile
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    mp = os.path.join(root, '.venv', 'bin', 'micropython')
+    if not os.path.exists(mp):
+        import pytest
+        pytest.skip('no MicroPython unix port in .venv')
+    flash = tempfile.mkdtemp()
+    text = 'tap OK\n' + 'tap ' + 'x' * (1 << 20) + '\nstate\n'
+    for cmd in ([mp], [sys.executable]):
+        r = subprocess.run(cmd + [os.path.join(root, 'tools', 'sim_cli.py'), '--root', root,
+                                  '--board', 'pico_tm1637', '--flash', flash, '--stdin'],
+                           input=text, capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, (cmd, r.stderr[-2000:])
+        lines = r.stdout.splitlines()
+        assert lines[0].startswith('error: line 2: a line longer than 4096 bytes'), lines[:3]
+        assert '"screen": "play"' in lines[2], lines[:3]
