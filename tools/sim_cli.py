@@ -102,7 +102,7 @@ def run_script(script, board, flash, buttons, colour=False, name=None):
             sys.stderr.write('%s: %s\n' % (script, e))
             return 2
         f.seek(0)
-        sim = Sim(board, flash, colour=colour)
+        sim = Sim(board, flash, colour=colour, forget=True)
         warn_deaf(sim)
         for n, op, args in stream(f, buttons):
             if op == 'quit':
@@ -172,7 +172,7 @@ def main(argv):
     if script is not None:
         return run_script(script, board, flash, buttons, colour, name)
     if interactive:
-        sim = Sim(board, flash, colour=colour)
+        sim = Sim(board, flash, colour=colour, forget=True)
         warn_deaf(sim)
         n = 0
         stdin = getattr(sys.stdin, 'buffer', sys.stdin)

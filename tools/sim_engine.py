@@ -211,8 +211,12 @@ def quiet_horizon(app):
 
 
 class Sim:
-    def __init__(self, board_name, flash, out=None, colour=False):
+    def __init__(self, board_name, flash, out=None, colour=False, forget=False):
+        # forget: the simulator is the whole process (tools/sim_cli.py), so a power cut drops
+        # the firmware's modules (see _ram_lost); in a process that shares them (a test run)
+        # only the module-level state the firmware keeps across a boot is cleared
         import machine
+        self.forget = forget
         self.machine = machine
         self.board = __import__(board_name)
         self.board_name = board_name
@@ -271,9 +275,17 @@ class Sim:
         # The board file (pins and parts: no state of its own) stays, so a test may wrap its
         # functions; the virtual chips are not RAM.
         self.app = None
-        for name in list(sys.modules):
-            if name == 'scoreboard' or name.startswith('scoreboard.'):
-                del sys.modules[name]
+        if self.forget:
+            for name in list(sys.modules):
+                if name == 'scoreboard' or name.startswith('scoreboard.'):
+                    del sys.modules[name]
+        else:
+            # Other code in this process holds the modules (a test's RuleError must stay the
+            # one the game raises), so they stay; what they keep from boot to boot goes: the
+            # files the store keeps alive after failed writes, which count to store.KEEP.
+            st = sys.modules.get('scoreboard.store')
+            if st is not None:
+                st._kept[:] = []
         if sys.implementation.name == 'micropython':
             import gc
             gc.collect()
