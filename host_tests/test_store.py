@@ -351,11 +351,18 @@ def test_out_of_memory_on_load_keeps_the_slots():
         s = Store(root)
         assert s.load() is None
         assert s.message == store.UNREADABLE
-        s.save({'new': 'game'})  # must not overwrite the newest good slot
+        # neither slot is written while their game has not been read (issue 25): the save
+        # goes to an alternate name
+        before = (read_bytes(slot_file(root, 0)), read_bytes(slot_file(root, 1)))
+        assert s.save({'new': 'game'}) is True
+        assert (read_bytes(slot_file(root, 0)), read_bytes(slot_file(root, 1))) == before
+        assert s.pending and s.recover() is None
     finally:
         store.json = real
+    assert s.recover() == newest and not s.pending    # the heap has room again
+    assert s.save({'new': 'game', 'n': 2}) is True    # beside the newest good slot
     p = slot_file(root, 0)
-    assert Store(root).load() == {'new': 'game'}
+    assert Store(root).load() == {'new': 'game', 'n': 2}
     write_bytes(p, b'')
     assert Store(root).load() == newest
 

@@ -5,6 +5,8 @@
 #
 # Scripts are streamed: checked line by line, then run line by line, so memory stays the same
 # whatever their length (a script of 20,000 commands and several MB runs in the default heap).
+# A line is read in pieces of at most LINE_MAX bytes, so a line of any length costs no more:
+# one longer than that is an error naming it (exit 2), never a MemoryError.
 #
 # usage: sim_cli.py --board NAME --flash DIR [--script FILE [--name NAME] | --stdin] [--root DIR]
 #                   [--colour]
@@ -13,6 +15,42 @@ import sys
 
 import paths
 from sim_engine import ScriptError, Sim, TooLong, parse_line
+
+
+LINE_MAX = 4096     # the longest script line (the longest command is a few dozen bytes)
+
+
+class _Long:
+    # what read_line() gives for a line longer than LINE_MAX: its first bytes, for the message
+    def __init__(self, head):
+        self.head = head
+
+
+def read_line(f):
+    """The next line of an open binary stream without its newline, None at the end, or a
+    _Long for a line longer than LINE_MAX (read past in pieces: bounded memory)."""
+    raw = f.readline(LINE_MAX + 1)
+    if not raw:
+        return None
+    if raw[-1:] == b'\n':
+        return raw[:-1]
+    if len(raw) <= LINE_MAX:
+        return raw          # the last line, without a newline
+    head = raw[:40]
+    while True:
+        more = f.readline(LINE_MAX)
+        if not more or more[-1:] == b'\n':
+            return _Long(head)
+
+
+def check_length(n, raw):
+    if isinstance(raw, _Long):
+        try:
+            head = raw.head.decode()
+        except UnicodeError:
+            head = repr(raw.head)[2:-1]
+        raise ScriptError(n, head + '...', 'a line longer than %d bytes' % LINE_MAX)
+    return raw
 
 
 def text_line(n, raw):
@@ -28,13 +66,11 @@ def stream(f, buttons):
     time: memory stays the same whatever the script's length."""
     n = 0
     while True:
-        raw = f.readline()
-        if not raw:
+        raw = read_line(f)
+        if raw is None:
             return
         n += 1
-        if raw[-1:] == b'\n':
-            raw = raw[:-1]
-        cmd = parse_line(n, text_line(n, raw), buttons)
+        cmd = parse_line(n, text_line(n, check_length(n, raw)), buttons)
         if cmd is not None:
             yield n, cmd[0], cmd[1]
 
@@ -67,7 +103,7 @@ def run_script(script, board, flash, buttons, colour=False, name=None):
             sys.stderr.write('%s: %s\n' % (script, e))
             return 2
         f.seek(0)
-        sim = Sim(board, flash, colour=colour)
+        sim = Sim(board, flash, colour=colour, forget=True)
         warn_deaf(sim)
         for n, op, args in stream(f, buttons):
             if op == 'quit':
@@ -135,16 +171,17 @@ def main(argv):
     if script is not None:
         return run_script(script, board, flash, buttons, colour, name)
     if interactive:
-        sim = Sim(board, flash, colour=colour)
+        sim = Sim(board, flash, colour=colour, forget=True)
         warn_deaf(sim)
         n = 0
+        stdin = getattr(sys.stdin, 'buffer', sys.stdin)
         while True:
-            line = sys.stdin.readline()
-            if not line:
+            raw = read_line(stdin)
+            if raw is None:
                 return 0
             n += 1
             try:
-                cmd = parse_line(n, line, buttons)
+                cmd = parse_line(n, text_line(n, check_length(n, raw)), buttons)
                 if cmd is not None and cmd[0] == 'quit':
                     return 0
                 if cmd is not None:

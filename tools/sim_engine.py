@@ -211,8 +211,12 @@ def quiet_horizon(app):
 
 
 class Sim:
-    def __init__(self, board_name, flash, out=None, colour=False):
+    def __init__(self, board_name, flash, out=None, colour=False, forget=False):
+        # forget: the simulator is the whole process (tools/sim_cli.py), so a power cut drops
+        # the firmware's modules (see _ram_lost); in a process that shares them (a test run)
+        # only the module-level state the firmware keeps across a boot is cleared
         import machine
+        self.forget = forget
         self.machine = machine
         self.board = __import__(board_name)
         self.board_name = board_name
@@ -237,6 +241,8 @@ class Sim:
 
     def boot(self):
         """Power on: fresh RAM (a new App, fresh wires and chips), the same flash."""
+        if self.boots:
+            self._ram_lost()
         import scoreboard
         scoreboard.prepare_heap()          # as firmware/main.py does, before the app loads
         import scoreboard.app
@@ -261,6 +267,28 @@ class Sim:
         self.light(self.light_pct)
         self.touched = self.now
         self.boots += 1
+
+    def _ram_lost(self):
+        # A power cut: a board's RAM holds the firmware's modules and everything at their
+        # module level (the store's count of failed writes, caches, loaded game modules), so
+        # they are all dropped here and import again at the boot, as from a board's flash.
+        # The board file (pins and parts: no state of its own) stays, so a test may wrap its
+        # functions; the virtual chips are not RAM.
+        self.app = None
+        if self.forget:
+            for name in list(sys.modules):
+                if name == 'scoreboard' or name.startswith('scoreboard.'):
+                    del sys.modules[name]
+        else:
+            # Other code in this process holds the modules (a test's RuleError must stay the
+            # one the game raises), so they stay; what they keep from boot to boot goes: the
+            # files the store keeps alive after failed writes, which count to store.KEEP.
+            st = sys.modules.get('scoreboard.store')
+            if st is not None:
+                st._kept[:] = []
+        if sys.implementation.name == 'micropython':
+            import gc
+            gc.collect()
 
     def _parts(self):
         # The board's optional parts (DESIGN section 11) on the virtual board, before power-on:

@@ -4,7 +4,7 @@
 # Nothing here raises: the fault being logged may be a full or broken filesystem.
 import os
 
-from .store import failing, join, keep
+from .store import failing, join, keep, room
 
 from .compat import const
 
@@ -74,6 +74,8 @@ class FaultLog:
             new = self.path(NEW)
             if _size(new) + len(data) > LIMIT:
                 self._rotate(new)
+            if not room(self.root, len(data)):
+                return False  # the flash is nearly full: the game's saves come first
             f = open(new, 'ab')
             with f:
                 return f.write(data) == len(data)

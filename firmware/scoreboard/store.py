@@ -17,33 +17,48 @@
 # The contract (the controller relies on it):
 # - save(state) returns True when the state is on flash (or the newest slot holds it already:
 #   then nothing is written), False when not, with self.problem the reason for the display
-#   ('flash full', 'flash error'); after a good save self.problem is None. A failed save
-#   changes nothing the store relies on: the next save tries again.
+#   ('flash full', 'flash error', 'game found'); after a good save self.problem is None. A
+#   failed save changes nothing the store relies on: the next save tries again.
 # - load(check=None) returns the newest usable state or None; self.message is what the boot
 #   should say about the slots (None when all is well). check(state) raises when the caller
 #   cannot use a state: that slot is then damaged, and load falls back to the other.
+# - self.pending is True while a slot could not be read (os.stat, open or read raised
+#   something other than "no such file", or the heap had no room to parse it): it may hold a
+#   newer game than the one load() gave, perhaps the only copy. recover() looks at it again
+#   and, once it reads, returns its state if it is newer than what the caller has (then
+#   pending is False); the caller keeps that game (ui/found.py) and saves it with its own.
+#   A save while pending tries recover() itself: a state found so is held in self.found
+#   (problem 'game found', nothing written) until recover() hands it over.
 #
-# Which slot a save writes (the safe behaviour, in order):
-# 1. Never the slot that could not be read (os.stat, open or read raised something other than
-#    "no such file"): it may hold the only good copy of the game. Each save looks at such a
-#    slot again, and once it reads it is judged like any other.
-# 2. Never the slot holding the newest good state while the other slot can take the save. A
+# Where a save goes (the safe behaviour, in order):
+# 1. Never a slot that could not be read, nor one whose game has not been handed over (held):
+#    it is never written before it has been read and its game taken, however many saves are
+#    made meanwhile. The saves go to the other names; before the first of them the store
+#    writes a note (HELD_NAME) of the held slots, so that a later boot does not take the
+#    saves made meanwhile and the held game for one history: it resumes from the saves and
+#    hands the held game over (recover()) once it reads, if it is newer than the state the
+#    board had when it was held. With nowhere else to write (every name unreadable, as when
+#    the flash's reads fail), or no note written, the save is refused: 'flash error'. A save
+#    that finds the held game readable writes nothing: 'game found', until recover().
+# 2. Never the slot holding the newest good state while another slot can take the save. A
 #    damaged or unusable slot is not good: the next save goes there, so the older good state
 #    is kept until a newer one is safely beside it.
-# 3. The one exception to 2: when the other slot cannot even be opened for writing (a
-#    directory where the file should be, a file the filesystem refuses to open) the save
-#    rewrites the newest slot. Without it nothing would be saved again; the cost is that a cut
-#    during such a save loses the state. The stuck slot is tried first at every save.
-# 4. If rule 1 leaves only the slot with the newest good state (the other could not be read)
-#    or none (neither could), the save is refused: False, problem 'flash error'; nothing is
-#    overwritten.
+# 3. Where a slot's name is taken (a directory there, a file the filesystem refuses to open
+#    for writing), the save goes to the alternate names (ALTS) instead; load() reads all four
+#    names and resumes from the newest good state among them. Only when none of them can be
+#    opened does the save rewrite the newest slot (the cost: a cut during that save loses the
+#    state). A slot that could not be opened is still tried first at every save, so the saves
+#    go back to the usual names as soon as they can.
+# 4. A full flash: the store keeps a reserve file (RESERVE bytes, written while the flash has
+#    room for it twice over) and gives it up when a save finds the flash full, then tries the
+#    save again; it writes the reserve again once there is room. The fault log and the venue
+#    outbox ask room() before they write, and write nothing that would eat into the reserve.
 # 5. After KEEP failed writes in one boot no more are tried (see KEEP below: a block device
 #    that raises can leave littlefs one save away from a hang): False, 'flash error'.
 # The store holds nothing back after a failure: the caller still has the state in RAM, and its
 # next save (the next committed entry) tries again; meanwhile the controller shows 'not saved'
 # and the problem.
-# A save's sequence number is one past the newest seen, so it wins at the next boot; a slot
-# that could not be read has no known number, and may win instead if it reads then.
+# A save's sequence number is one past the newest seen, so it wins at the next boot.
 #
 # Size: there is no cap. load() streams the payload out of the file (json.load on it, after a
 # CRC pass in 256-byte pieces), and save() builds it in one block only when the heap has one,
@@ -67,6 +82,21 @@ SEQ_MASK = const(0x3FFFFFFF)  # 30 bits: a small int on every port, so no long-i
 _HALF = const(0x20000000)
 _CHUNK = const(256)  # piece size when a slot is read
 SLOTS = ('state_a.bin', 'state_b.bin')
+# Where a slot's name is taken (a directory there, a file the filesystem will not open for
+# writing), the saves go on under these names: the store reads all four at boot.
+ALTS = ('state_c.bin', 'state_d.bin')
+_NAMES = SLOTS + ALTS
+_N = const(4)
+# The reserve: a file of RESERVE bytes the store writes while the flash has room and gives up
+# when a save finds the flash full, so that a flash other files filled still takes the game.
+RESERVE_NAME = 'reserve.bin'  # not state*: tools take those for slots
+# Which slots hold a game not handed over yet (see recover()), written before a save goes
+# elsewhere while a slot cannot be read: b'SBhd', a byte (bit i for slot i) and, u32, the
+# sequence number of the state the board had then (0xFFFFFFFF: none): a held slot whose state
+# is not newer than that is an older copy, not a game to hand over.
+HELD_NAME = 'held.bin'
+HELD_MAGIC = b'SBhd'
+RESERVE = const(16384)  # three 4 KB littlefs blocks, 24 FAT sectors
 # This version writes no temporary file; names of this shape (left by a tool or an older
 # layout) are ours, and load() removes them so they never eat the flash.
 TMP_PREFIX = 'state'
@@ -80,6 +110,7 @@ UNREADABLE = 'state file unreadable'
 # save problems (self.problem)
 FULL = 'flash full'
 FLASH_ERROR = 'flash error'
+FOUND = 'game found'  # a slot unread at boot reads now: recover() its state before saving
 
 ENOENT = const(2)
 EIO = const(5)
@@ -274,6 +305,30 @@ def failing():
     return len(_kept) >= KEEP
 
 
+def room(root='', n=0):
+    """For the other writers on the flash (the fault log, the venue outbox): True when n more
+    bytes leave the game its room (the store's reserve file is in place, or the flash has the
+    reserve free beside them). They give way before the game does: a False is theirs to drop.
+    True when the flash cannot say."""
+    try:
+        if os.stat(join(root, RESERVE_NAME))[6] >= RESERVE:
+            return True
+    except OSError:
+        pass
+    try:
+        return _free(root) >= n + RESERVE
+    except Exception:
+        return True
+
+
+def _free(root):
+    # The bytes free on the filesystem of folder root. littlefs counts the blocks in use from
+    # its tree, which on a flash filled to the last block can exceed the blocks there are
+    # (MicroPython then gives the free count as a huge unsigned number): none are free then.
+    v = os.statvfs(root or '/')
+    return v[0] * v[4] if v[4] <= v[2] else 0
+
+
 class _Unusable(Exception):
     pass
 
@@ -284,12 +339,28 @@ class Store:
         self.message = None  # what load() found wrong with the slots, or None
         self.problem = None  # why the last save failed, or None
         self.written = 0  # bytes the last save wrote to its slot file (0: none written)
-        self._st = [_UNSEEN, _UNSEEN]
-        self._seq = [0, 0]  # sequence number of a _GOOD slot
-        self._len = [0, 0]  # its payload length
-        self._pcrc = [0, 0]  # the CRC of its payload alone (a save of the same state skips)
-        self._stuck = [False, False]  # the slot could not be opened for writing
+        # slots 0, 1: SLOTS; 2, 3: ALTS, used where a slot's name is taken
+        self._st = [_UNSEEN] * _N
+        self._seq = [0] * _N  # sequence number of a _GOOD slot
+        self._len = [0] * _N  # its payload length
+        self._pcrc = [0] * _N  # the CRC of its payload alone (a save of the same state skips)
+        self._stuck = [False] * _N  # the slot could not be opened for writing
+        self._tg = [0] * _N  # the slots a save tries, in order (see _targets)
         self._zero = 0  # bit i: slot i is an empty file
+        # A slot load() could not read may hold a newer game than the one it gave: while one
+        # is unread (pending), no save is written; once it reads, recover() gives its state.
+        self.pending = False
+        self.found = None  # the state a save found in such a slot, until recover() takes it
+        self._given = -1  # the sequence number of the newest state the caller has (-1: none)
+        self._check = None  # load()'s check, for recover()
+        self._rsv = False  # the reserve file is in place
+        self._held = 0  # bit i: slot i holds a game not handed over: never written, and not
+        # counted as the newest (its sequence number says nothing against the saves made
+        # while it could not be read)
+        self._marked = 0  # the bits HELD_NAME holds on flash
+        self._ref = -1  # and the sequence number it holds
+        self._hunk = False  # the note could not be read: as good as an unread slot
+        self._gave = 0  # bit i: slot i's state was handed over at this boot (load, recover)
         self._hdr = bytearray(HEADER_SIZE)
         self._hdr16 = memoryview(self._hdr)[:16]  # what the CRC covers of the header
         self._buf = bytearray(_CHUNK)
@@ -299,7 +370,7 @@ class Store:
         self._want = _BUF_START
         self._obuf = bytearray(_CHUNK)  # its pieces
         self._omv = memoryview(self._obuf)
-        self._paths = (self.path(SLOTS[0]), self.path(SLOTS[1]))  # made once: no per-save
+        self._paths = tuple([self.path(n) for n in _NAMES])  # made once: no per-save
 
     def path(self, name):
         return join(self.root, name)
@@ -323,6 +394,7 @@ class Store:
                 st[i] = _EMPTY
             else:
                 st[i] = _UNREAD
+                self.pending = True
                 if not quiet:
                     self._note(UNREADABLE)
             return
@@ -337,7 +409,8 @@ class Store:
             # what cuts leave once a state was saved (a save never truncates the newest slot),
             # so that is reported when the other slot is looked at.
             self._zero |= 1 << i
-            if self._zero == 3 and not quiet:
+            z = self._zero
+            if (z & 3 == 3 or z & 12 == 12) and not quiet:
                 self._note(DAMAGED)
             return
         why = None
@@ -352,6 +425,7 @@ class Store:
                         why = self._check_body(i, f, h)
         except OSError:
             st[i] = _UNREAD
+            self.pending = True
             why = UNREADABLE
         if why is not None:
             if st[i] != _UNREAD:
@@ -405,26 +479,51 @@ class Store:
             raise  # not the file's fault: load() says so and leaves the slots alone
         except OSError:
             self._st[i] = _UNREAD
+            self.pending = True
             self._note(UNREADABLE)
         except Exception:  # a CRC-clean payload that is not JSON: written by something else
             pass
         return _Unusable
 
-    def _order(self):
-        # the good slots, newest first
-        g = self._newest()
-        if g < 0:
-            return ()
-        return (g, 1 - g) if self._st[1 - g] == _GOOD else (g,)
+    def _order(self, held=False, skip=0):
+        # the good slots, newest first: those not held (or, held=True, only those held), and
+        # none of the bits of skip
+        out = []
+        for i in range(_N):
+            if (self._st[i] == _GOOD and ((self._held >> i) & 1) == held
+                    and not (skip >> i) & 1):
+                k = 0
+                while k < len(out) and not newer(self._seq[i], self._seq[out[k]]):
+                    k += 1
+                out.insert(k, i)
+        return out
 
     def _newest(self):
         # the slot of the newest good state, or -1
         st = self._st
-        if st[0] == _GOOD:
-            if st[1] == _GOOD and newer(self._seq[1], self._seq[0]):
-                return 1
-            return 0
-        return 1 if st[1] == _GOOD else -1
+        g = -1
+        for i in range(_N):
+            if (st[i] == _GOOD and not (self._held >> i) & 1
+                    and (g < 0 or newer(self._seq[i], self._seq[g]))):
+                g = i
+        return g
+
+    def _waiting(self):
+        # True while a slot cannot be read, or a held slot's game is not handed over
+        if self._hunk:
+            return True
+        for i in range(_N):
+            if self._st[i] == _UNREAD or ((self._held >> i) & 1 and self._st[i] == _GOOD):
+                return True
+        return False
+
+    def _unread(self):
+        if self._hunk:
+            return True
+        for i in range(_N):
+            if self._st[i] == _UNREAD:
+                return True
+        return False
 
     def _sweep_temp(self):
         try:
@@ -442,39 +541,128 @@ class Store:
         # The newest usable state dict, or None. Never raises for bad data or a broken
         # filesystem; what was ignored is left in self.message. check(state), when given,
         # raises if the caller cannot use state: the slot counts as damaged (and the next save
-        # goes there, never over the older good slot).
+        # goes there, never over the older good slot). A slot that could not be read leaves
+        # self.pending True: see recover().
         self.message = None
+        self._check = check
+        self.found = None
+        self._given = -1
+        self._gave = 0
         try:
             self._sweep_temp()
-            self._look(0)
-            self._look(1)
-            for i in self._order():
-                state = self._parse(i)
-                if state is not _Unusable and isinstance(state, dict):
-                    if check is None:
-                        return state
-                    try:
-                        check(state)
-                        return state
-                    except MemoryError:
-                        raise
-                    except Exception:
-                        pass
-                if self._st[i] == _GOOD:
-                    self._st[i] = _BAD
-                    self._note(DAMAGED)
-            return None
+            self._held = self._marked = self._read_held()  # and self._ref, self._hunk
+            for i in range(_N):
+                self._look(i)
+            self._drop_held()
+            order = self._order()
+            if not order and self._held:
+                # only held slots hold a state: the newest is the game to resume
+                order = self._order(True)
+                self._held = 0
+            state = self._first(order, -1)
         except MemoryError:
             # not the data's fault: the slots stay as they are; what could not be loaded is
             # treated as unreadable, so no save overwrites it while it may be the only copy
             self._note(UNREADABLE)
-            for i in (0, 1):
+            for i in range(_N):
                 if self._st[i] == _GOOD:
                     self._st[i] = _UNREAD
-            return None
+            state = None
         except OSError:
             self._note(UNREADABLE)
+            state = None
+        self.pending = self._waiting()
+        if not self.pending:
+            self._reserve()
+        return state
+
+    def _drop_held(self):
+        # a held slot that is gone or damaged holds no game to hand over, nor one that is not
+        # newer than the state the board had when it was held (an older copy)
+        st = self._st
+        for i in range(_N):
+            if (self._held >> i) & 1 and (
+                    st[i] == _EMPTY or st[i] == _BAD
+                    or st[i] == _GOOD and self._ref >= 0 and not newer(self._seq[i], self._ref)):
+                self._held &= ~(1 << i)
+
+    def _first(self, order, since, give=True):
+        # The first usable state of the good slots in order (newest first) that is newer than
+        # sequence number `since` (-1: any), or None; self._given becomes its number (give).
+        # A held slot it returns is held no more.
+        check = self._check
+        for i in order:
+            if since >= 0 and not newer(self._seq[i], since):
+                return None
+            state = self._parse(i)
+            if state is not _Unusable and isinstance(state, dict):
+                try:
+                    if check is not None:
+                        check(state)
+                    if give:
+                        self._given = self._seq[i]
+                    elif self._held:
+                        # the held slots it is newer than hold older copies of its game
+                        for j in range(_N):
+                            if (self._held >> j) & 1 and not newer(self._seq[j], self._seq[i]):
+                                self._held &= ~(1 << j)
+                    self._held &= ~(1 << i)
+                    self._gave |= 1 << i
+                    return state
+                except MemoryError:
+                    raise
+                except Exception:
+                    pass
+            if self._st[i] == _GOOD:
+                self._st[i] = _BAD
+                self._note(DAMAGED)
+            self._held &= ~(1 << i)
+        return None
+
+    def recover(self):
+        """While self.pending (a slot load() could not read may hold a newer game than the
+        one it gave): looks at the unread slots again. Once they read, returns the newest
+        usable state newer than what the caller has (None if there is none) and pending is
+        False; the caller keeps that game and saves it with its own state. None while they
+        still cannot be read. Never raises."""
+        found = self.found
+        if found is not None:  # a save found it first
+            self.found = None
+            return found
+        if not self.pending:
             return None
+        was = 0
+        st = self._st
+        try:
+            if self._hunk:  # the note first: it says which slots hold a game not handed over
+                bits = self._read_held()
+                if self._hunk:
+                    return None
+                self._held |= bits
+                self._marked = bits
+            for i in range(_N):
+                if st[i] == _UNREAD:
+                    was |= 1 << i
+                    self._look(i, True)
+            self._drop_held()
+            # a held slot that reads: its game was never handed over (its number says
+            # nothing against the saves made meanwhile, only against the state held with it)
+            state = self._first(self._order(True), -1, False)
+            if state is None and not self._unread():
+                state = self._first(self._order(False, self._gave), self._given)
+                was = 0
+        except Exception:  # MemoryError included: still pending, the slots untouched
+            state = None
+        # A slot that reads now but whose game was not looked at (another slot still cannot
+        # be read, or the heap had no room) is as good as unread: never written meanwhile.
+        for i in range(_N):
+            if ((was >> i) & 1 and st[i] == _GOOD and not ((self._held | self._gave) >> i) & 1
+                    and (self._given < 0 or newer(self._seq[i], self._given))):
+                st[i] = _UNREAD
+        self.pending = self._waiting()
+        if not self.pending:
+            self._reserve()
+        return state
 
     # -- writing --------------------------------------------------------------------------
     def _fail(self, e):
@@ -488,9 +676,26 @@ class Store:
         # TypeError before any file is touched; MicroPython's json writes an object's repr,
         # which load() rejects as damaged (falling back to the state before).
         st = self._st
-        for i in (0, 1):
-            if st[i] == _UNSEEN or st[i] == _UNREAD:
+        for i in range(_N):
+            if st[i] == _UNSEEN:
                 self._look(i, True)
+        if self.pending and self.found is None:
+            self.found = self.recover()
+        if self.found is not None:
+            # a game found in a slot that could not be read before: nothing is written until
+            # the caller has taken it (recover()) and saves it with its own state
+            self.problem = FOUND
+            self.written = 0
+            return False
+        if self._hunk:
+            # the note of the held slots is there but cannot be read: any slot may be one
+            self.problem = FLASH_ERROR
+            self.written = 0
+            return False
+        held = self._held
+        for i in range(_N):
+            if st[i] == _UNREAD:
+                held |= 1 << i  # never written, until read and its game handed over
         length = self._buffered(state)
         if length >= 0:
             payload = _BUF
@@ -509,32 +714,50 @@ class Store:
                 self.written = 0
                 return True
             seq = (self._seq[g] + 1) & SEQ_MASK
-            # the other slot; g only if that one cannot be opened (rule 3); none if the other
-            # could not be read (rule 4: it may hold the only good copy)
-            first, then = (-1, -1) if st[1 - g] == _UNREAD else (1 - g, g)
         else:
             seq = 0
-            first, then = (1, 0) if self._stuck[0] and not self._stuck[1] else (0, 1)
-            if st[then] == _UNREAD:
-                then = -1
-            if st[first] == _UNREAD:
-                first, then = then, -1
-        if first < 0 or failing():
+        if failing():
+            self.problem = FLASH_ERROR
+            self.written = 0
+            return False
+        old = self._held
+        self._held = held
+        n = self._targets(g)
+        if n == 0 or (held != self._marked and held and not self._mark(
+                held, self._ref if self._marked else self._given)):
+            # no slot to write beside the unread ones, or no note of them on flash: a later
+            # boot could take the saves made now for newer than the game it could not read
+            self._held = old
             self.problem = FLASH_ERROR
             self.written = 0
             return False
         err = None
-        for t in (first, then):
-            if t < 0:
-                break
+        full = False
+        # the other slot, then the alternate names (where a slot's name is taken), g last
+        # (rule 3); a slot that could not be opened before is still tried in its turn, so
+        # the saves go back to it once it can be written
+        tg = self._tg
+        for k in range(n):
+            t = tg[k]
             try:
                 f = open(self._paths[t], 'wb')
             except OSError as e:
                 if _errno(e) == ENOSPC:
-                    return self._fail(e)
-                self._stuck[t] = True  # a directory there, or refused: try the other slot
-                err = e
-                continue
+                    if full or not self._give_up_reserve():
+                        return self._fail(e)
+                    full = True
+                    try:
+                        f = open(self._paths[t], 'wb')
+                    except OSError as e2:
+                        if _errno(e2) == ENOSPC:
+                            return self._fail(e2)
+                        self._stuck[t] = True
+                        err = e2
+                        continue
+                else:
+                    self._stuck[t] = True  # a directory there, or refused: try the next
+                    err = e
+                    continue
             self._stuck[t] = False
             st[t] = _BAD  # truncated: whatever it held is gone
             try:
@@ -542,15 +765,52 @@ class Store:
                     self._write(f, state, payload, seq, length, pcrc)
             except OSError as e:
                 keep(f, e)  # see KEEP: never let littlefs lose this file's memory
-                return self._fail(e)
+                if _errno(e) != ENOSPC or full or not self._give_up_reserve():
+                    return self._fail(e)
+                full = True
+                # the reserve is free now: the same slot again (it is truncated already)
+                try:
+                    f = open(self._paths[t], 'wb')
+                    with f:
+                        self._write(f, state, payload, seq, length, pcrc)
+                except OSError as e2:
+                    keep(f, e2)
+                    return self._fail(e2)
             st[t] = _GOOD
             self._seq[t] = seq
             self._len[t] = length
             self._pcrc[t] = pcrc
+            self._given = seq
             self.problem = None
             self.written = HEADER_SIZE + length
+            if self._marked and not self._held:
+                self._mark(0)  # every held game is handed over and saved with this state
+            if not self._rsv and not full:
+                self._reserve()
             return True
         return self._fail(err)
+
+    def _targets(self, g):
+        # The slots a save may write, in order, into self._tg (reused: nothing allocated);
+        # returns how many: the other primary slot, the alternates, and the newest (g) last;
+        # where there is no newest slot, a slot that could not be opened for writing comes
+        # after the others
+        tg = self._tg
+        held = self._held
+        n = 0
+        for i in range(_N):
+            if i != g and (g >= 0 or not self._stuck[i]) and not (held >> i) & 1:
+                tg[n] = i
+                n += 1
+        if g < 0:
+            for i in range(_N):
+                if self._stuck[i] and not (held >> i) & 1:
+                    tg[n] = i
+                    n += 1
+        else:
+            tg[n] = g
+            n += 1
+        return n
 
     # -- the buffered save (see _BUF_MAX) ---------------------------------------------------
     def _buffered(self, state):
@@ -673,12 +933,116 @@ class Store:
             return False
 
     def clear(self):
-        # Remove our files (both slots and any temp file); never raises.
-        for n in SLOTS:
+        # Remove our files (the slots, the reserve and any temp file); never raises.
+        for n in _NAMES + (RESERVE_NAME, HELD_NAME):
             try:
                 os.remove(self.path(n))
             except OSError:
                 pass
         self._sweep_temp()
-        self._st = [_UNSEEN, _UNSEEN]
-        self._stuck = [False, False]
+        self._st = [_UNSEEN] * _N
+        self._stuck = [False] * _N
+        self._rsv = False
+        self.pending = False
+        self.found = None
+        self._given = -1
+        self._held = self._marked = 0
+        self._ref = -1
+        self._hunk = False
+
+    # -- the held note (HELD_NAME) -----------------------------------------------------------
+    def _read_held(self):
+        # the held bits on flash (0: none), self._ref set from the note; self._hunk while the
+        # note is there but cannot be read
+        self._ref = -1
+        self._hunk = False
+        try:
+            with open(self.path(HELD_NAME), 'rb') as f:
+                b = f.read(16)
+            if len(b) == 9 and b[:4] == HELD_MAGIC:
+                ref = struct.unpack('<I', b[5:9])[0]
+                self._ref = ref if ref <= SEQ_MASK else -1
+                return b[4] & 15
+        except OSError as e:
+            if _errno(e) != ENOENT:
+                self._hunk = True
+        return 0
+
+    def _mark(self, bits, ref=-1):
+        # Puts the held bits and ref on flash (bits 0: the note goes); True when it is there.
+        p = self.path(HELD_NAME)
+        if not bits:
+            try:
+                os.remove(p)
+            except OSError:
+                pass
+            self._marked = 0
+            self._ref = -1
+            return True
+        f = None
+        try:
+            f = open(p, 'wb')
+            with f:
+                hdr = self._hdr
+                hdr[:4] = HELD_MAGIC
+                hdr[4] = bits
+                struct.pack_into('<I', hdr, 5, ref if ref >= 0 else 0xFFFFFFFF)
+                if f.write(memoryview(hdr)[:9]) != 9:
+                    raise OSError(ENOSPC)
+            self._marked = bits
+            self._ref = ref
+            return True
+        except (OSError, MemoryError) as e:  # a test's PowerCut goes through
+            if f is not None:
+                keep(f, e)
+            return False
+
+    # -- the reserve (RESERVE) --------------------------------------------------------------
+    def _reserve(self):
+        # Puts the reserve file in place if it is not, where the flash has room for it and
+        # a save besides; never raises. Called after a load and after a save.
+        p = self.path(RESERVE_NAME)
+        try:
+            s = os.stat(p)
+            if s[6] >= RESERVE:
+                self._rsv = True
+                return
+        except OSError:
+            pass
+        self._rsv = False
+        try:
+            if _free(self.root) < 2 * RESERVE:
+                return  # no room to spare: the saves have it
+        except Exception:
+            return
+        f = None
+        try:
+            f = open(p, 'wb')
+            with f:
+                b = self._buf
+                for k in range(len(b)):
+                    b[k] = 0
+                n = 0
+                while n < RESERVE:
+                    if f.write(b) != len(b):
+                        raise OSError(ENOSPC)
+                    n += len(b)
+            self._rsv = True
+        except (OSError, MemoryError) as e:
+            if f is not None:
+                keep(f, e)
+            try:
+                os.remove(p)
+            except OSError:
+                pass
+
+    def _give_up_reserve(self):
+        # The flash is full: the reserve file goes, so that the game is saved. True if there
+        # was one to give up.
+        try:
+            os.remove(self.path(RESERVE_NAME))
+        except OSError:
+            self._rsv = False
+            return False
+        self._rsv = False
+        return True

@@ -13,6 +13,7 @@ import json
 import os
 
 from ..files import join, replace
+from ..store import room
 
 LIMIT = 32
 
@@ -61,8 +62,9 @@ class Outbox:
         return '%s-%d' % (self._tag, seq)
 
     def add(self, record):
-        """Keep one record (a JSON-safe dict with an `id`). False when full: not kept."""
-        if len(self._names) >= self.limit:
+        """Keep one record (a JSON-safe dict with an `id`). False when full, or when the
+        flash has no room beside the saved game (store.room: the game comes first): not kept."""
+        if len(self._names) >= self.limit or not room(self.dir, 512):
             self.dropped += 1
             return False
         seq = int(self._names[-1][:-5]) + 1 if self._names else 1

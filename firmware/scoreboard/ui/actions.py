@@ -126,7 +126,7 @@ def _enter_frame(c, action, now):
 def _act_undo(c, action, now):
     _keys(action, ())
     if c.game is None and c.screen == 'setup':
-        if c.aside is None:     # as OK long on the setup screen: the game set aside comes back
+        if c.aside is None and getattr(c, 'found', None) is None:   # as OK long at setup
             raise RuleError('nothing to undo')
         c.bring_back(now)
         return

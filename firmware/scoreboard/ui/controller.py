@@ -83,6 +83,7 @@ class Controller:
         self.menu = None
         self.names = {RED: None, BLUE: None}
         self.aside = None           # the game a menu change, new_game or a bank set aside
+        self.found = None           # a saved game the flash could read only later (ui/found.py)
         self.pin = None
         self._pin_at = now
         self.message = None
@@ -104,7 +105,7 @@ class Controller:
             if st is not None:
                 self.restore(st)
         if self.choice is None:
-            self.choice = self._default_choice()
+            self.choice = self.default_choice()
         if message:
             self.say(message, now)
 
@@ -119,6 +120,7 @@ class Controller:
         self.opener = st['opener']
         self.names = st['names']
         self.aside = st['aside']
+        self.found = st.get('found')
         self.changed()
 
     # --- settings ---------------------------------------------------------------------------
@@ -137,7 +139,7 @@ class Controller:
                 out[name] = mine.get(name, default)
         return out
 
-    def _default_choice(self):
+    def default_choice(self):
         # Frame games choose the hammer; turn games choose who shoots first. The side that
         # opened the last banked game does not open this one (a game set aside by the menu or
         # new_game is no game of the match: the next one opens as it would have).
@@ -185,6 +187,10 @@ class Controller:
             self.changed()
         if self.unsaved is not None and diff(now, self._retry_at) >= self.RETRY_MS:
             self._retry(now)
+        elif self._store is not None and getattr(self._store, 'pending', False):
+            from .found import take     # a slot unread at boot: does it read now?
+            if take(self, self._store, now):
+                self.persist(now)
         if self._rest_at is not None and diff(now, self._rest_at) >= self.REST_MS:
             self.persist(now)
             self._done(now)
@@ -273,7 +279,7 @@ class Controller:
             text = 'clear' if self.pending[RED] or self.pending[BLUE] else 'undo'
         elif self.screen == 'over':
             text = 'undo'
-        elif self.aside is not None:
+        elif self.aside is not None or self.found is not None:
             text = 'back'
         else:
             return
@@ -466,22 +472,28 @@ class Controller:
         self.cursor = 1
         self.screen = 'setup'
         self.pending = zero()
-        self.choice = self._default_choice()
+        self.choice = self.default_choice()
 
     def bring_back(self, now):
-        """OK long on the setup screen: the set-aside game comes back exactly (a bank taken off
-        the tally), or 'no game' is said."""
-        a = self.aside
+        """OK long on the setup screen: the game the flash could read only later (ui/found.py)
+        or else the set-aside game comes back exactly (a bank taken off the tally), or 'no
+        game' is said."""
+        found = self.found is not None
+        a = self.found if found else self.aside
         if a is None:
             self.say('no game', now)
             return
         g = a['game']
-        self.aside = None
+        if found:
+            self.found = None       # what was set aside meanwhile stays, until an entry
+        else:
+            self.aside = None
         self.game = g
         text = 'game back'
         if a['match'] is not None:
             self.match = Match.from_dict(a['match'])    # the bank taken off the tally
-            text = 'bank undone'
+            if not found:
+                text = 'bank undone'
         self.opener = a['opener']
         self.choice = a['choice'] or self.choice
         self.cursor = a['cursor']
@@ -617,14 +629,17 @@ class Controller:
         self._rest_at = None        # whatever was waiting is in this save
         if self._store is None:
             return
-        if self._write():
+        if self._write(now):
             return
         self._unsaid = True         # said when the event is done, over any other message
         if now is not None:
             self._retry_at = now
 
-    def _write(self):
+    def _write(self, now=None):
         st = self._store
+        if getattr(st, 'pending', False) or getattr(st, 'found', None) is not None:
+            from .found import take     # a slot unread at boot: its game first, then this save
+            take(self, st, self._msg_at if now is None else now)
         try:
             # one state dict for every save (the store serialises it at once)
             self._saving = states.dump(self, self._saving)
@@ -643,6 +658,6 @@ class Controller:
 
     def _retry(self, now):
         self._retry_at = now
-        if not self._write():
+        if not self._write(now):
             self.say('not saved ' + self.unsaved, now)
 

@@ -96,11 +96,7 @@ def dump(c, into=None):
     compact form, which shares the games' logs: serialise it at once (the store does). Given
     `into` (a dict this returned before, serialised since), that dict is filled again and
     returned: the saves reuse one."""
-    a = c.aside
-    if a is not None:
-        a = {'game': a['game'].to_dict(compact=True), 'match': a['match'],
-             'opener': a['opener'], 'choice': a['choice'], 'cursor': a['cursor'],
-             'names': a['names']}
+    a = _put(c.aside)
     d = into
     if d is None:
         d = {}
@@ -117,6 +113,11 @@ def dump(c, into=None):
     d['names'] = c.names
     d['game'] = c.game.to_dict(compact=True) if c.game is not None else None
     d['aside'] = a
+    f = getattr(c, 'found', None)   # only while there is one: the usual state is as it was
+    if f is not None:
+        d['found'] = _put(f)
+    elif 'found' in d:
+        del d['found']
     return d
 
 
@@ -138,6 +139,13 @@ def upgrade(d):
         d = step(d)
         v = d.get('v')
     return d
+def _put(a):
+    # a set-aside (or found) game as data, field by field
+    if a is not None:
+        a = {'game': a['game'].to_dict(compact=True), 'match': a['match'],
+             'opener': a['opener'], 'choice': a['choice'], 'cursor': a['cursor'],
+             'names': a['names']}
+    return a
 
 
 def _aside(a):
@@ -176,7 +184,7 @@ def parse(d):
     out = {'settings': settings, 'match': Match.from_dict(d.get('match') or {}),
            'choice': _side(d.get('choice')), 'opener': _side(d.get('opener')),
            'names': _names(d.get('names')), 'game': None, 'screen': 'setup', 'cursor': 1,
-           'aside': None}
+           'aside': None, 'found': None}
     if d.get('game') is not None:
         g = load_game(d['game'])
         settings['game'] = g.KIND
@@ -185,6 +193,8 @@ def parse(d):
         out['cursor'] = _cursor(d.get('cursor'), g)
     if type(d.get('aside')) is dict:
         out['aside'] = _aside(d['aside'])
+    if type(d.get('found')) is dict:     # a game the flash could read only later (ui/found.py)
+        out['found'] = _aside(d['found'])
     return out
 
 

@@ -1,0 +1,557 @@
+# runs-on: micropython
+# Issue 25: what the flash attacks of the second round found, on the real littlefs and FAT
+# drivers (os.VfsLfs2, os.VfsFat) over a failing RAM block device, through the firmware (the
+# app on the bare board, its buttons pressed on virtual time) and through the store:
+# 1. a game the board could not read at boot is never overwritten: once the flash reads again
+#    it comes back at once (nothing entered meanwhile) or as the found game that OK long at
+#    setup brings back, however many saves are made after the fault;
+# 2. slot names taken by directories (or files the filesystem will not open) do not stop the
+#    saves, and the newest good state still loads at boot;
+# 3. a flash filled to its last block by other files still takes the game (the store's
+#    reserve), and the fault log and the outbox give way before the game does.
+# Under CPython the file runs in a MicroPython subprocess.
+import os
+
+import app_probe  # noqa: F401  (the virtual machine and the fixture boards on the path)
+
+MNT = '/sl'
+KINDS = ('lfs', 'fat')
+
+
+def _have_vfs():
+    return hasattr(os, 'VfsLfs2') and hasattr(os, 'VfsFat')
+
+
+def _flash():
+    from virtual import flash
+    return flash
+
+
+_gate = [None]
+_graveyard = []
+
+
+def _mount(dev, kind):
+    # a fresh VFS over the device at MNT, as after a power-up (see test_store_faults)
+    import gc
+    flash = _flash()
+    flash.umount(MNT)
+    if _gate[0] is not None:
+        _gate[0].shut()
+    gc.collect()
+    _gate[0] = flash.Gate(dev)
+    flash.mount(_gate[0], kind, MNT)
+
+
+def _done():
+    import gc
+    from scoreboard import store
+    _flash().umount(MNT)
+    if _gate[0] is not None:
+        _gate[0].shut()
+    _graveyard.extend(store._kept)
+    store._kept[:] = []
+    gc.collect()
+
+
+class Board:
+    """The app on the bare board over the store at MNT, on virtual time; boot() is a power-up
+    (fresh RAM: a new store and app; the same flash)."""
+
+    def __init__(self, dev, kind):
+        self.dev = dev
+        self.kind = kind
+        self.now = 0
+        self.boot()
+
+    def boot(self, reads_fail=False):
+        import bare
+        import machine
+        from scoreboard.app import App
+        from scoreboard.store import Store
+        _mount(self.dev, self.kind)
+        if reads_fail:
+            self.dev.fail_reads(10 ** 9, 0)
+        machine.reset_all()
+        self.store = Store(MNT)
+        self.app = App(bare, self.store, self.now & 0x1FFFFFFF)
+        self.wait(1500)                 # the lamp test
+
+    def wait(self, ms):
+        end = self.now + ms
+        while self.now < end:
+            self.now += 5
+            self.app.step(self.now & 0x1FFFFFFF)
+
+    def tap(self, b, ms=80):
+        import bare
+        import machine
+        machine.drive(bare.BUTTONS[b], 0)
+        self.wait(ms)
+        machine.drive(bare.BUTTONS[b], None)
+        self.wait(300)
+
+    def frame(self, red=0, blue=0):
+        for _ in range(red):
+            self.tap('RED')
+        for _ in range(blue):
+            self.tap('BLUE')
+        self.tap('OK')
+        return self.view
+
+    @property
+    def view(self):
+        return self.app.ctl.view
+
+
+def _score(v):
+    return (v['screen'], v['red'], v['blue'], v['frame'])
+
+
+def _saved_game(b):
+    # red 1 - blue 2, frame 3 (the issue's game), saved
+    b.tap('OK')                         # start
+    b.frame(red=1)
+    v = b.frame(blue=2)
+    assert _score(v) == ('play', 1, 2, 3), v
+    assert v['message'] is None, v
+    return _score(v)
+
+
+# -- 1. a game the board could not read is never overwritten ------------------------------
+def test_unread_game_comes_back_at_once_when_nothing_was_entered():
+    if not _have_vfs():
+        return
+    flash = _flash()
+    for kind in KINDS:
+        dev = flash.fault_device(kind)
+        b = Board(dev, kind)
+        old = _saved_game(b)
+        b.boot(reads_fail=True)         # a power cut; the next boot cannot read the flash
+        v = b.view
+        assert v['screen'] == 'setup' and (v['red'], v['blue']) == (0, 0), v
+        dev.heal()                      # the flash reads again; nobody pressed anything
+        b.wait(1500)
+        assert _score(b.view) == old, (kind, b.view)
+        assert b.view['message'] == 'game back', (kind, b.view)
+        # play on for many saves, with power cuts between: the game goes on from there
+        for k in range(12):
+            v = b.frame(red=1) if k % 2 else b.frame(blue=1)   # one side scores a frame
+            assert v['message'] is None, (kind, k, v)
+            if k % 4 == 3:
+                before = _score(v)
+                b.boot()
+                assert _score(b.view) == before, (kind, k, b.view)
+        _done()
+
+
+def test_unread_game_is_never_overwritten_and_comes_back_at_setup():
+    # the issue's case: the board boots while reads fail, the players start a new game and
+    # press on; reads recover; the old game is kept however many saves follow
+    if not _have_vfs():
+        return
+    flash = _flash()
+    for kind in KINDS:
+        for presses in (1, 2, 5):       # entries while the flash could not be read
+            dev = flash.fault_device(kind)
+            b = Board(dev, kind)
+            old = _saved_game(b)
+            b.boot(reads_fail=True)
+            assert b.view['message'] == 'state file unreadable', b.view
+            b.tap('OK')                 # a new game
+            for _ in range(presses):
+                v = b.frame(red=1)      # not saved: the board says so
+                assert v['message'] == 'not saved flash error', (kind, v)
+            dev.heal()
+            b.wait(1500)
+            v = b.view
+            assert v['message'] == 'old game kept', (kind, presses, v)
+            assert (v['red'], v['blue']) == (presses, 0), v     # the new game stays in play
+            # many saves after the fault, a power cut now and then: the old game stays kept
+            for k in range(15):
+                v = b.frame(blue=1)
+                assert not (v['message'] or '').startswith('not saved'), (kind, k, v)
+                if k % 5 == 4:
+                    before = _score(v)
+                    b.boot()
+                    assert _score(b.view) == before, (kind, k, b.view)
+            assert b.view['screen'] == 'over', b.view   # blue reached 15
+            b.tap('OK')                 # banked: the setup screen
+            assert b.view['screen'] == 'setup'
+            assert b.view['games']['blue'] == 1, b.view
+            b.tap('OK', 1000)           # OK long: the old game first
+            v = b.view
+            assert _score(v) == old, (kind, presses, v)
+            assert v['message'] == 'game back', v
+            b.boot()
+            assert _score(b.view) == old, (kind, presses, b.view)
+            _done()
+
+
+def test_store_alone_keeps_the_unread_slot_until_recovered():
+    # the store's side: no save writes anything while a slot it could not read may hold a
+    # newer game; recover() gives that game once it reads, and only then do saves go on
+    if not _have_vfs():
+        return
+    from bench_store import game_state
+    from scoreboard import store
+    from scoreboard.store import Store
+    flash = _flash()
+    for kind in KINDS:
+        dev = flash.fault_device(kind)
+        _mount(dev, kind)
+        st = Store(MNT)
+        st.load()
+        st.save(game_state(2))
+        st.save(game_state(3))
+        _mount(dev, kind)
+        dev.fail_reads(10 ** 9, 0)
+        st = Store(MNT)
+        assert st.load() is None and st.pending
+        image = bytes(dev.data)
+        for f in range(3):
+            assert st.save(game_state(50 + f)) is False
+            assert st.recover() is None
+        assert bytes(dev.data) == image, kind
+        dev.heal()
+        for f in range(2):              # the game is not taken: still nothing is written
+            assert st.save(game_state(60 + f)) is False and st.problem == store.FOUND
+        assert bytes(dev.data) == image, kind
+        assert st.recover() == game_state(3) and not st.pending
+        assert st.recover() is None
+        for f in range(20):
+            assert st.save(game_state(70 + f)) is True, (kind, f, st.problem)
+        assert Store(MNT).load() == game_state(89)
+        _done()
+
+
+# -- 2. a slot name taken by something else -------------------------------------------------
+def test_directories_at_both_slot_names_do_not_stop_the_saves():
+    if not _have_vfs():
+        return
+    from scoreboard import store
+    flash = _flash()
+    for kind in KINDS:
+        dev = flash.fault_device(kind)
+        _mount(dev, kind)
+        for n in store.SLOTS:
+            os.mkdir(MNT + '/' + n)
+        b = Board(dev, kind)
+        b.tap('OK')
+        for k in range(10):
+            v = b.frame(red=1) if k % 2 else b.frame(blue=1)
+            assert v['message'] is None, (kind, k, v)
+            if k % 3 == 2:
+                before = _score(v)
+                b.boot()
+                assert _score(b.view) == before, (kind, k, b.view)
+        _done()
+
+
+def test_newest_good_state_of_any_name_loads():
+    if not _have_vfs():
+        return
+    from bench_store import game_state
+    from scoreboard import store
+    from scoreboard.store import Store
+    flash = _flash()
+    real = open
+
+    def refusing(p, mode='r'):
+        if p.endswith(store.SLOTS[0]) and 'w' in mode:
+            raise OSError(13)   # EACCES: a file the filesystem will not open for writing
+        return real(p, mode)
+    for kind in KINDS:
+        dev = flash.fault_device(kind)
+        _mount(dev, kind)
+        os.mkdir(MNT + '/' + store.SLOTS[1])    # slot b: a directory
+        st = Store(MNT)
+        st.load()
+        store.open = refusing                   # slot a: refused
+        try:
+            for f in range(1, 9):
+                assert st.save(game_state(f)) is True, (kind, f, st.problem)
+                got = Store(MNT)
+                assert got.load() == game_state(f), (kind, f)
+        finally:
+            del store.open
+        # the directory goes, slot a opens again: the saves go back to the slot names
+        os.rmdir(MNT + '/' + store.SLOTS[1])
+        for f in range(9, 13):
+            assert st.save(game_state(f)) is True
+            assert Store(MNT).load() == game_state(f), (kind, f)
+        names = os.listdir(MNT)
+        assert store.SLOTS[0] in names and store.SLOTS[1] in names, names
+        _done()
+
+
+def _refusing(names):
+    real = open
+
+    def refusing(p, mode='r'):
+        for n in names:
+            if p.endswith(n):
+                raise OSError(5)    # EIO: neither read nor written
+        return real(p, mode)
+    return refusing
+
+
+def test_a_slot_file_that_cannot_be_opened_at_all():
+    # the slot with the newest game cannot be opened for reading or writing: its game is
+    # kept, the saves go on elsewhere, every boot loads the newest of them, and once the
+    # file opens again its game is handed over (it is newer than the one the boot had)
+    if not _have_vfs():
+        return
+    from bench_store import game_state
+    from scoreboard import store
+    from scoreboard.store import Store
+    flash = _flash()
+    for kind in KINDS:
+        dev = flash.fault_device(kind)
+        _mount(dev, kind)
+        st = Store(MNT)
+        st.load()
+        st.save(game_state(1))
+        st.save(game_state(2))              # slot b, the newest
+        with open(MNT + '/' + store.SLOTS[1], 'rb') as f:
+            b = f.read()
+        store.open = _refusing((store.SLOTS[1],))
+        try:
+            st = Store(MNT)
+            assert st.load() == game_state(1) and st.message == store.UNREADABLE
+            for f in range(3, 13):
+                assert st.save(game_state(f)) is True, (kind, f, st.problem)
+                again = Store(MNT)          # a power cut after each save
+                assert again.load() == game_state(f), (kind, f)
+                assert again.recover() is None and again.pending
+        finally:
+            del store.open
+        with open(MNT + '/' + store.SLOTS[1], 'rb') as f:
+            assert f.read() == b, kind
+        again = Store(MNT)
+        assert again.load() == game_state(12), kind
+        assert again.recover() == game_state(2) and not again.pending, kind
+        assert again.save(game_state(13)) is True
+        again = Store(MNT)
+        assert again.load() == game_state(13) and not again.pending, kind
+        _done()
+
+
+def test_a_second_read_fault_with_a_game_still_held():
+    # a slot is held (its file could not be opened, the saves went elsewhere), then the board
+    # boots while the whole flash fails to read: nothing is written; once it reads, both the
+    # held game and the newest of the saves made beside it are handed over, nothing lost
+    if not _have_vfs():
+        return
+    from bench_store import game_state
+    from scoreboard import store
+    from scoreboard.store import Store
+    flash = _flash()
+    for kind in KINDS:
+        dev = flash.fault_device(kind)
+        _mount(dev, kind)
+        st = Store(MNT)
+        st.load()
+        st.save(game_state(1))
+        st.save(game_state(2))              # slot b, the newest
+        store.open = _refusing((store.SLOTS[1],))
+        try:
+            st = Store(MNT)
+            assert st.load() == game_state(1)
+            assert st.save(game_state(3)) is True
+        finally:
+            del store.open
+        _mount(dev, kind)
+        dev.fail_reads(10 ** 9, 0)
+        st = Store(MNT)
+        assert st.load() is None and st.pending, kind
+        image = bytes(dev.data)
+        assert st.save(game_state(4)) is False, kind
+        assert st.recover() is None
+        assert bytes(dev.data) == image, kind
+        dev.heal()
+        got = []
+        for _ in range(4):
+            d = st.recover()
+            if d is not None:
+                got.append(d)
+        assert not st.pending, kind
+        assert len(got) == 2 and game_state(2) in got and game_state(3) in got, (kind, len(got))
+        assert st.save(game_state(5)) is True
+        again = Store(MNT)
+        assert again.load() == game_state(5) and not again.pending, kind
+        _done()
+
+
+def test_a_cut_at_every_write_of_a_save_beside_an_unreadable_slot():
+    # the note of the held slot and the save after it, cut at every block write: the boot
+    # after the cut has the game of the unreadable slot either as the state it resumes or
+    # handed over by recover(), never lost, and the state before the save or the new one
+    if not _have_vfs():
+        return
+    import gc
+    from bench_store import game_state
+    from scoreboard import store
+    from scoreboard.store import Store
+    flash = _flash()
+    for kind in KINDS:
+        cuts = done = 0
+        for n in range(400):
+            dev = flash.fault_device(kind)
+            _mount(dev, kind)
+            st = Store(MNT)
+            st.load()
+            st.save(game_state(1))
+            st.save(game_state(2))          # slot b, the newest
+            store.open = _refusing((store.SLOTS[1],))
+            try:
+                st = Store(MNT)
+                st.load()
+                dev.cut_at(n)
+                try:
+                    st.save(game_state(3))
+                    finished = True
+                except flash.PowerCut:
+                    finished = False
+                dev.restore()
+            finally:
+                del store.open
+            gc.collect()
+            image = dev.after_cut() if not finished else dev.clone()
+            _mount(image, kind)
+            back = Store(MNT)
+            got = back.load()
+            if got == game_state(2):
+                pass                        # the cut came before the note: b is the newest
+            else:
+                assert got in (game_state(1), game_state(3)), (kind, n)
+                assert back.recover() == game_state(2), (kind, n)
+            if finished:
+                done += 1
+                break
+            cuts += 1
+        assert done == 1 and cuts > 2, (kind, cuts)
+        _done()
+
+
+# -- 3. room for the game on a full flash -----------------------------------------------------
+def _fill(root, tag='fill'):
+    # other files fill the flash until not even a small one goes in
+    i = 0
+    for size in (2048, 512, 64, 8):
+        chunk = b'x' * size
+        while True:
+            i += 1
+            try:
+                with open(root + '/%s%d' % (tag, i), 'wb') as f:
+                    if f.write(chunk) != size:
+                        break
+            except OSError:
+                break
+
+
+def test_a_flash_other_files_filled_still_takes_the_game():
+    if not _have_vfs():
+        return
+    flash = _flash()
+    for kind in KINDS:
+        dev = flash.fault_device(kind)
+        b = Board(dev, kind)
+        b.tap('OK')
+        b.frame(red=1)
+        _fill(MNT)                      # a log, an outbox, a tool's files: the flash is full
+        got = 0
+        for _ in range(5):
+            v = b.frame(blue=1)
+            if not (v['message'] or '').startswith('not saved'):
+                got += 1
+        assert got == 5, (kind, got, b.view)
+        before = _score(b.view)
+        b.boot()
+        assert _score(b.view) == before, (kind, b.view)
+        for k in range(3):              # and after the power cut, still
+            v = b.frame(red=1)
+            assert v['message'] is None, (kind, k, v)
+        before = _score(b.view)
+        b.boot()
+        assert _score(b.view) == before, (kind, b.view)
+        _done()
+
+
+def test_the_fault_log_gives_way_before_the_game():
+    if not _have_vfs():
+        return
+    from bench_store import game_state
+    from scoreboard.faultlog import FaultLog
+    from scoreboard.store import Store
+    flash = _flash()
+    for kind in KINDS:
+        dev = flash.fault_device(kind)
+        _mount(dev, kind)
+        st = Store(MNT)
+        st.load()
+        assert st.save(game_state(3)) is True
+        _fill(MNT)
+        log = FaultLog(MNT)
+        wrote = 0
+        for k in range(40):             # a fault loop on a full flash, the game saved between
+            wrote += log.write('fault %d %s' % (k, 'x' * 200))
+            state = game_state(12)
+            state['games']['blue'] = k  # the state's size stays about the same
+            assert st.save(state) is True, (kind, k, st.problem)
+        assert wrote == 0, (kind, wrote)    # the log gave way
+        assert Store(MNT).load() == state, kind
+        # space comes back: the log writes again (its bound keeps it to 4 KB)
+        for n in os.listdir(MNT):
+            if n.startswith('fill'):
+                os.remove(MNT + '/' + n)
+        assert log.write('fault again') is True
+        assert st.save(game_state(13)) is True
+        _done()
+
+
+def test_the_outbox_gives_way_before_the_game():
+    if not _have_vfs():
+        return
+    from bench_store import game_state
+    from scoreboard.net.outbox import Outbox
+    from scoreboard.store import Store
+    flash = _flash()
+    for kind in KINDS:
+        dev = flash.fault_device(kind)
+        _mount(dev, kind)
+        st = Store(MNT)
+        st.load()
+        box = Outbox(MNT)
+        assert box.add({'id': box.next_id(), 'game': 'knockoff'}) is True
+        assert st.save(game_state(3)) is True
+        _fill(MNT)
+        kept = 0
+        for k in range(10):             # banked games while the flash is full
+            kept += box.add({'id': 'r%d' % k, 'game': 'knockoff', 'red': 15, 'blue': k})
+            state = game_state(12)
+            state['games']['red'] = k
+            assert st.save(state) is True, (kind, k, st.problem)
+        assert kept == 0 and box.dropped == 10, (kind, kept, box.dropped)
+        assert len(box) == 1            # the record kept before is still there to send
+        assert Store(MNT).load() == state, kind
+        _done()
+
+
+def test_lost_in_micropython():
+    # Under CPython (pytest): run this file under the MicroPython unix port
+    if hasattr(os, 'VfsLfs2'):
+        return
+    import subprocess
+    here = os.path.dirname(os.path.abspath(__file__))
+    mp = os.path.join(os.path.dirname(here), '.venv', 'bin', 'micropython')
+    if not os.path.exists(mp):
+        import pytest
+        pytest.skip('no MicroPython unix port in .venv')
+    r = subprocess.run([mp, '-X', 'heapsize=8M', os.path.join(here, 'mp_run.py'),
+                        'test_store_lost.py'],
+                       cwd=here, capture_output=True, text=True, timeout=600)
+    out = r.stdout + r.stderr
+    assert r.returncode == 0, out[-3000:]
+    n = len([k for k in globals() if k.startswith('test_')])
+    assert 'micropython: %d passed, 0 failed' % n in out, out[-3000:]
