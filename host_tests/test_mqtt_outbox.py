@@ -128,6 +128,7 @@ def test_record_of_a_banked_game():
     g.enter_frame(red=0, blue=2)
     g.enter_frame(red=2, blue=0)
     r = record(g, {'red': 'Ann', 'blue': None}, 'b-1', '3', 42)
+    assert r['v'] == 1
     assert r['id'] == 'b-1' and r['table'] == '3' and r['game'] == 'knockoff'
     assert r['red'] == 5 and r['blue'] == 2 and r['winner'] == 'red' and r['ended'] == 42
     assert r['names'] == {'red': 'Ann', 'blue': None}
@@ -136,17 +137,77 @@ def test_record_of_a_banked_game():
 
 
 def test_discovery_configs():
-    cfgs = discovery('shuffleboard/v/3/', 'v', '3')
-    assert len(cfgs) == 4
+    # (Every payload against Home Assistant's documented schema: test_ha_discovery.py.)
+    cfgs = discovery('shuffleboard/v/3/', 'v', '3', 'e6614103e7', 'http://t3.local/', '0.1.0')
+    assert len(cfgs) == 6
     ids = set()
     for topic, payload in cfgs:
-        assert topic.startswith('homeassistant/sensor/shuffleboard_v_3/')
-        assert topic.endswith('/config')
+        assert topic.startswith('homeassistant/') and topic.endswith('/config')
+        assert topic.split('/')[2] == 'shuffleboard_v_3'
         c = json.loads(payload)
-        assert c['state_topic'] == 'shuffleboard/v/3/state'
-        assert c['availability_topic'] == 'shuffleboard/v/3/status'
+        assert c['availability'][0]['topic'] == 'shuffleboard/v/3/status'
+        assert 'object_id' not in c and c['default_entity_id'].endswith(c['unique_id'])
+        assert c['device']['serial_number'] == 'e6614103e7'
         ids.add(c['unique_id'])
-    assert len(ids) == 4
+    assert len(ids) == 6
+
+
+def test_the_outbox_holds_256_games_and_says_a_drop():
+    from scoreboard.net.outbox import LIMIT
+    assert LIMIT >= 256
+    root = fresh_dir()
+    box = Outbox(root)
+    rec = {'id': 'x', 'frames': [['f', 1, 0]] * 12, 'names': {'red': 'Ann', 'blue': 'Ben'}}
+    for i in range(LIMIT):
+        assert box.add(dict(rec, id='r%d' % i))
+    assert not box.add(dict(rec, id='one too many')) and box.dropped == 1
+    again = Outbox(root)                      # the count of drops survives a reboot
+    assert len(again) == LIMIT and again.dropped == 1
+    assert json.loads(again.peek()[1])['id'] == 'r0'
+    for n in os.listdir(root + '/outbox'):
+        os.remove(root + '/outbox/' + n)
+
+
+def test_a_fuller_flash_keeps_fewer_records_and_says_so():
+    root = fresh_dir()
+    box = Outbox(root, reserve=1 << 60)        # as if the flash had no room beside the game
+    assert not box.add({'id': 'a'}) and box.dropped == 1 and len(box) == 0
+
+
+def test_the_drop_is_said_on_the_display_status_and_console():
+    from scoreboard.net.venue import Venue, status_text
+    from venue.vtable import Table
+    root = fresh_dir()
+    said = []
+    link = Venue(None, {'host': 'h', 'port': 1, 'venue': 'v', 'table': '2', 'user': None,
+                        'password': None}, Outbox(root, limit=1), 'ab12', log=said.append)
+    t = Table()
+    link.hook(t)
+    answers = []
+    for _ in range(3):
+        t.new('knockoff', {'target': 5})
+        t.frame(5, 0)
+        answers.append(link.bank(t.game, t.names))
+    assert answers == [None, 'not sent 1', 'not sent 2']
+    assert len(said) == 2 and 'not sent 2' in said[1]
+    assert status_text(0) == 'online' and status_text(2) == 'online, not sent 2'
+
+
+def test_published_payloads_are_valid_utf8_and_carry_a_version():
+    from scoreboard.net.utf8 import repair, valid
+    from scoreboard.net.venue import payload, state_payload
+    # What MicroPython's json makes of a phone's "\ud83c\udfaf": the two halves apart.
+    halves = json.loads('"\\ud83c\\udfaf"')
+    view = {'screen': 'play', 'names': {'red': halves, 'blue': 'Zo\u00eb'}, 'pin': '1234'}
+    b = state_payload(view)
+    assert valid(b)
+    d = json.loads(b)
+    assert d['v'] == 1 and 'pin' not in d and d['names']['blue'] == 'Zo\u00eb'
+    assert len(d['names']['red']) in (1, 2)   # one character (two halves on CPython's json)
+    assert repair(b'\xed\xa0\xbc\xed\xbe\xaf') == b'\xf0\x9f\x8e\xaf'
+    assert repair(b'a\xed\xa0\xbcb') == b'a\xef\xbf\xbdb'    # a lone half: U+FFFD
+    assert repair(b'\xc0\xaf\xff') == b'\xef\xbf\xbd' * 3      # overlong, not UTF-8
+    assert valid(payload({'n': 'caf\u00e9 \u2603'}))
 
 
 def test_from_net_hooks_the_controller_and_banks_to_flash():

@@ -425,9 +425,11 @@ class Controller:
         hook = self.on_bank
         if hook is not None:
             try:
-                hook(g, {RED: self.names[RED], BLUE: self.names[BLUE]})
+                said = hook(g, {RED: self.names[RED], BLUE: self.names[BLUE]})
             except Exception:       # the venue's record is not worth the scoring loop
-                pass
+                said = None
+            if isinstance(said, str):   # the venue could not keep the record: `not sent N`
+                self._say(said, now)
 
     def _set_aside(self, g, match=None):
         # A game that a bank, a menu change or new_game replaces: OK long on the setup that
