@@ -41,6 +41,14 @@ _ENTITIES = (
 )
 
 
+def slug(s):
+    """An entity id's part: lower case letters, digits and '_' (a venue name may hold '-')."""
+    out = ''
+    for c in s.lower():
+        out += c if ('a' <= c <= 'z' or '0' <= c <= '9') else '_'
+    return out
+
+
 def node(venue, table):
     return 'shuffleboard_%s_%s' % (venue, table)
 
@@ -72,7 +80,7 @@ def discovery(base, venue, table, serial=None, url=None, sw_version=None):
     for component, obj, name, extra in _ENTITIES:
         uid = '%s_%s' % (n, obj)
         cfg = {'name': name, 'unique_id': uid,
-               'default_entity_id': '%s.%s' % (component, uid),
+               'default_entity_id': '%s.%s' % (component, slug(uid)),
                'state_topic': base + ('game' if component == 'event' else 'state'),
                'availability': avail, 'device': device, 'origin': origin}
         if component != 'event':
