@@ -140,8 +140,6 @@ class Service:
             t['updated'] = now
             if not retained:
                 t['live'] = True
-                if t['status'] is None:   # a board that sends its state now is online
-                    t['status'] = 'online'
             self._place(key)
         self.stats['states'] += 1
         self._count(key[0], 'states')
@@ -211,7 +209,8 @@ class Service:
         with self._lock:
             items = sorted(self.tables.items(), key=lambda kv: (kv[0][0], _natural(kv[0][1])))
             return [{'venue': v, 'table': t, 'status': d.get('status'), 'state': d.get('state'),
-                     'note': d.get('note'), 'updated': d.get('updated')}
+                     'note': d.get('note'), 'updated': d.get('updated'),
+                     'known': (v, t) in self.known}
                     for (v, t), d in items]
 
     def leaderboard(self):
