@@ -219,6 +219,7 @@ def test_hostile_messages_are_logged_and_ignored(broker, tmp_path, caplog):
     assert 'too large' in reasons and 'not JSON' in reasons and "table '5'" in reasons
     # Still alive: a good record and a state with a name that is markup are taken as data.
     publish(broker.port, 'shuffleboard/bar/4/game', json.dumps(GOOD))
+    publish(broker.port, 'shuffleboard/bar/4/status', 'online')
     publish(broker.port, 'shuffleboard/bar/4/state', json.dumps(
         {'screen': 'play', 'game': 'knockoff', 'red': 1, 'blue': 0,
          'names': {'red': '<img src=x onerror=alert(1)>', 'blue': None}}))
@@ -273,10 +274,17 @@ def test_a_flood_of_made_up_tables_is_bounded(tmp_path, monkeypatch):
     svc = Service(SqliteStore(str(tmp_path / 'v.sqlite')), 'bar')
     for i in range(8):
         svc.handle('shuffleboard/bar/fake%d/status' % i, b'online')
-    assert svc.table_list() == [] and len(svc.pending) == 5   # online, but no state yet
+    assert svc.table_list() == [] and len(svc.heard) == 5   # online, but no state yet
     for i in range(8):
         svc.handle('shuffleboard/bar/fake%d/state' % i, b'{"screen": "play"}')
-    assert len(svc.table_list()) == 5 and len(svc.tables) + len(svc.pending) <= 10
+    assert len(svc.table_list()) == 5 and len(svc.heard) + len(svc.pending) <= 10
+    for i in range(20):       # states alone never push out a table that said online
+        svc.handle('shuffleboard/bar/junk%d/state' % i, b'{"screen": "play"}')
+    svc.handle('shuffleboard/bar/real/status', b'online')
+    for i in range(20, 40):
+        svc.handle('shuffleboard/bar/junk%d/state' % i, b'{"screen": "play"}')
+    svc.handle('shuffleboard/bar/real/state', b'{"screen": "setup"}')
+    assert 'real' in [t['table'] for t in svc.table_list()]
 
 
 def test_a_state_keeps_collars_beds_and_the_cursor_checked():

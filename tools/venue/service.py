@@ -29,9 +29,10 @@ from venue.records import Reject
 log = logging.getLogger('venue')
 
 EVENING = 6   # hour of the day a bar's night starts from (a game at 1 am is still tonight)
-# Tables kept in memory. Shown tables and tables not yet shown are kept apart, so a flood of
-# made-up tables can fill only its own pool: a table that banked games here is never pushed
-# out, and among the others the one heard from least recently goes first.
+# Tables kept in memory. Shown tables, tables that said online but are not shown yet, and
+# topics that only sent a state are kept apart, so a flood of made-up topics fills only its own
+# pool: a table that banked games here is never pushed out, and in each pool the one heard from
+# least recently goes first.
 MAX_TABLES = 5000
 MAX_PENDING = 5000
 
@@ -65,7 +66,8 @@ class Service:
         # as it was sent (not a retained copy from before this start). Shown: online at least
         # once, with a state, and either live or known (banked games here).
         self.tables = collections.OrderedDict()     # shown, oldest activity first
-        self.pending = collections.OrderedDict()    # heard of, not (yet) shown
+        self.heard = collections.OrderedDict()      # said online or offline, not (yet) shown
+        self.pending = collections.OrderedDict()    # only a state so far
         self.known = set(db.tables()) if hasattr(db, 'tables') else set()
         self.stats = {'games': 0, 'duplicates': 0, 'rejected': 0, 'states': 0, 'dropped': 0}
         self.per_venue = {}    # venue -> {'states': n, 'games': n} received, for the bench
@@ -119,7 +121,7 @@ class Service:
                      rec['winner'], rec['red'], rec['blue'])
             with self._lock:
                 self.known.add(key)
-                if key in self.pending:   # a table heard of only as retained: shown now
+                if key in self.heard or key in self.pending:   # known now: shown if online
                     self._place(key)
             self._bump()
         else:
@@ -129,8 +131,8 @@ class Service:
     def _state(self, key, payload, now, retained):
         if not payload:   # a retained state cleared: the table is gone
             with self._lock:
-                self.tables.pop(key, None)
-                self.pending.pop(key, None)
+                for pool in (self.tables, self.heard, self.pending):
+                    pool.pop(key, None)
             self._bump()
             return
         st = records.state(payload)
@@ -163,35 +165,38 @@ class Service:
 
     def _entry(self, key):
         # The table's entry, made (in the pending pool) when it is new. Under self._lock.
-        t = self.tables.get(key)
-        if t is None:
-            t = self.pending.get(key)
-        if t is None:
-            if len(self.pending) >= MAX_PENDING:
-                self.pending.popitem(last=False)
-                self.stats['dropped'] += 1
-            t = self.pending[key] = {'status': None, 'state': None, 'updated': None,
-                                     'live': False, 'note': None}
+        for pool in (self.tables, self.heard, self.pending):
+            t = pool.get(key)
+            if t is not None:
+                return t
+        _room(self.pending, self.stats)
+        t = self.pending[key] = {'status': None, 'state': None, 'updated': None,
+                                 'live': False, 'note': None}
         return t
 
     def _place(self, key):
         # The entry to the pool it belongs in, as the most recently active. Under self._lock.
-        t = self.tables.pop(key, None) or self.pending.pop(key)
+        t = None
+        for pool in (self.tables, self.heard, self.pending):
+            t = pool.pop(key, None) or t
         shown = (t['status'] is not None and t['state'] is not None
                  and (t['live'] or key in self.known))
-        if not shown:
-            self.pending[key] = t
-            return
-        if len(self.tables) >= MAX_TABLES:
+        if shown and len(self.tables) >= MAX_TABLES:
             for k in self.tables:   # the least recently active table with no game here
                 if k not in self.known:
                     del self.tables[k]
                     self.stats['dropped'] += 1
                     break
             else:
-                self.pending[key] = t
-                return
-        self.tables[key] = t
+                shown = False
+        if shown:
+            self.tables[key] = t
+        elif t['status'] is not None:
+            _room(self.heard, self.stats)
+            self.heard[key] = t
+        else:
+            _room(self.pending, self.stats)
+            self.pending[key] = t
 
     def _count(self, venue, what):
         d = self.per_venue.get(venue)
@@ -273,6 +278,13 @@ class Service:
             self.client.disconnect()
             self.client.loop_stop()
             self.client = None
+
+
+def _room(pool, stats):
+    # Room for one more in a pool of tables not shown: the one heard from least recently goes.
+    if len(pool) >= MAX_PENDING:
+        pool.popitem(last=False)
+        stats['dropped'] += 1
 
 
 def _natural(s):
