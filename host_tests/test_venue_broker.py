@@ -239,3 +239,40 @@ def test_make_venue_takes_the_password_from_the_environment_only(bar, tmp_path):
         p.terminate()
         out = p.communicate(timeout=10)[0]
     assert 'subscribed' in out and pw not in out
+
+
+def test_firmware_tables_play_a_night_on_the_bars_broker(bar, tmp_path):
+    # Three tables of the firmware (its MQTT client and outbox under the MicroPython unix port),
+    # each with its own user and password; the service goes away mid-night and comes back; a
+    # fourth board with a wrong password is refused and plays on. Every game arrives once.
+    from test_venue import plan_for
+    from venue_support import BoardProc, expected_games
+    pw = bar.passwords
+    bar.service_password = pw['bar-service']
+    db = tmp_path / 'v.sqlite'
+    svc = start_service(bar, db)
+    names = {'1': {'red': 'Ann', 'blue': 'Ben'}, '2': {'red': 'Cat', 'blue': None},
+             '3': {'red': None, 'blue': 'Dan'}}
+    plans = {t: plan_for(t, 6, names[t]) for t in names}
+    procs = {t: BoardProc(bar.port, t, str(tmp_path / ('b' + t)), plans[t], interval=60,
+                          password=pw['bar-' + t]) for t in plans}
+    intruder = BoardProc(bar.port, '1', str(tmp_path / 'bx'), plan_for('1', 1, {}),
+                         interval=40, password='guessed')
+    assert wait_until(lambda: svc.stats['games'] >= 2, 20), svc.stats
+    stop_service(svc)                 # the service away; the tables bank on
+    time.sleep(0.8)
+    svc = start_service(bar, db)
+    for p in procs.values():
+        done = p.wait(60)[-1]
+        assert done['done'] and done['left'] == 0, done
+    last = intruder.wait(40)[-1]
+    assert not last['done'] and last['sent'] == 0 and 'refused' in (last['error'] or ''), last
+    want = sorted(sum((expected_games(plans[t], t) for t in plans), []))
+    assert wait_until(lambda: len(svc.db.games()) == len(want),
+                      20), (len(svc.db.games()), svc.stats)
+    got = sorted((g['table'], g['names']['red'], g['names']['blue'], g['red'], g['blue'],
+                  g['winner']) for g in svc.db.games())
+    assert got == want
+    assert all(g['v'] == 1 for g in svc.db.games())
+    assert wait_until(lambda: [t['table'] for t in svc.table_list()] == ['1', '2', '3'], 10)
+    stop_service(svc)
