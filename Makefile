@@ -137,7 +137,7 @@ HTTP ?= 127.0.0.1:8000
 VENUE_DB ?= venue.sqlite
 
 venue: $(STAMP)
-	PYTHONPATH=tools $(BIN)/python -m venue --mqtt $(MQTT) --http $(HTTP) --db $(VENUE_DB) $(if $(MQTT_USER),--user $(MQTT_USER))
+	PYTHONPATH=tools $(BIN)/python -m venue --mqtt $(MQTT) --http $(HTTP) --db $(VENUE_DB) $(if $(MQTT_USER),--user $(MQTT_USER)) $(if $(VENUE),--venue $(VENUE))
 
 # `make venue-broker VENUE=name TABLES=N [DIR=folder]`: mosquitto.conf, passwd and acl for the
 # bar (tools/venue/broker.py); each new password printed once, the ones made before kept.

@@ -245,7 +245,7 @@ class Service:
             c.username_pw_set(user, password)
         c.reconnect_delay_set(*retry)
         c.on_connect = self._on_connect
-        c.on_subscribe = lambda *a: self.subscribed.set()
+        c.on_subscribe = self._on_subscribe
         c.on_connect_fail = lambda *a: log.warning('no broker at %s:%d yet; retrying', host, port)
         c.on_disconnect = self._on_disconnect
         c.on_message = lambda client, userdata, msg: self.handle(msg.topic, msg.payload,
@@ -267,6 +267,14 @@ class Service:
         client.subscribe('shuffleboard/%s/#' % self.venue, qos=1)
         log.info('connected%s, subscribed to shuffleboard/%s/#',
                  ' (session kept)' if flags.session_present else '', self.venue)
+
+    def _on_subscribe(self, client, userdata, mid, reasons, properties):
+        if any(r.is_failure for r in reasons):
+            self.refused = 'subscription refused'
+            log.warning('the broker refused the subscription to shuffleboard/%s/# (its ACL: '
+                        'give --venue, the venue of the service\'s user)', self.venue)
+            return
+        self.subscribed.set()
 
     def _on_disconnect(self, client, userdata, flags, reason, properties):
         self.connected.clear()
@@ -317,7 +325,10 @@ def main(argv):
     password = os.environ.get('MQTT_PASSWORD') or None
     if args.user and password is None:
         log.warning('a broker user without MQTT_PASSWORD in the environment')
-    svc = Service(SqliteStore(args.db), args.venue)
+    venue = args.venue
+    if venue == '+' and args.user and args.user.endswith('-service'):
+        venue = args.user[:-len('-service')]   # make venue-broker's user reads its venue only
+    svc = Service(SqliteStore(args.db), venue)
     svc.connect(*hostport(args.mqtt, 1883), user=args.user, password=password)
     server = web.serve(svc, *hostport(args.http, 8000))
     log.info('TV page on http://%s:%d/', *server.server_address[:2])
