@@ -317,7 +317,9 @@ def main(argv):
     p.add_argument('--mqtt', default='127.0.0.1:1883', help='the broker, HOST:PORT')
     p.add_argument('--http', default='127.0.0.1:8000', help='serve the TV page on HOST:PORT')
     p.add_argument('--db', default='venue.sqlite', help='the SQLite file (default %(default)s)')
-    p.add_argument('--venue', default='+', help='one venue name, or + for every venue')
+    p.add_argument('--venue', default=None,
+                   help='one venue name, or + for every venue (default: +, or with a user '
+                        'made by make venue-broker, `<venue>-service`, that venue)')
     p.add_argument('--user', default=None,
                    help='the broker user; the password is read from MQTT_PASSWORD')
     args = p.parse_args(argv)
@@ -325,8 +327,8 @@ def main(argv):
     password = os.environ.get('MQTT_PASSWORD') or None
     if args.user and password is None:
         log.warning('a broker user without MQTT_PASSWORD in the environment')
-    venue = args.venue
-    if venue == '+' and args.user and args.user.endswith('-service'):
+    venue = args.venue or '+'
+    if args.venue is None and args.user and args.user.endswith('-service'):
         venue = args.user[:-len('-service')]   # make venue-broker's user reads its venue only
     svc = Service(SqliteStore(args.db), venue)
     svc.connect(*hostport(args.mqtt, 1883), user=args.user, password=password)
