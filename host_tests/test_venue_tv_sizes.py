@@ -166,3 +166,26 @@ def check(m, n, w, h):
     assert m['lists'] == ['Tonight'], where
     assert m['rows'] == ['Ann2', 'Dan1'], (where, m['rows'])
     assert m['boardFont'] >= h / 35, where
+
+
+def test_more_tables_than_a_screen_holds_are_counted(browser, tmp_path):
+    # 14 tables: twelve shown (those that banked games here first), the rest said in words.
+    svc = service(tmp_path, 12)
+    for i in (13, 14):
+        svc.handle('shuffleboard/bar/%d/status' % i, b'online')
+        svc.handle('shuffleboard/bar/%d/state' % i, json.dumps(state(i % 12 + 1)).encode())
+    server = web.serve_in_thread(svc)
+    try:
+        page = browser.new_page(viewport={'width': 1920, 'height': 1080})
+        page.goto('http://127.0.0.1:%d/' % server.server_address[1])
+        page.wait_for_selector('#more:not([hidden])', timeout=5000)
+        assert page.locator('.table').count() == 12
+        assert page.locator('#more').inner_text() == 'and 2 more tables'
+        assert page.locator('#table-bar-1').count() == 1     # the table with games stays
+        m = page.evaluate(MEASURE)
+        assert m['scrollW'] <= 1920 and m['scrollH'] <= 1080
+        page.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+        svc.db.close()
