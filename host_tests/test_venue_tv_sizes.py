@@ -162,6 +162,11 @@ def check(m, n, w, h):
     if n >= 4:
         t4 = by['table-bar-4']
         assert [s['name'] for s in t4['sides']] == ['Gwen', 'Blue']   # an unnamed side
+    inks = [s['ink'] for c in cards for s in c['sides']]
+    print('TV %s: cards cover %.0f%% of the screen; digits %d-%d px high (%.1f%%-%.1f%% of '
+          'the height); names %.0f px' % (where, 100 * area / (w * h), min(inks), max(inks),
+                                          100 * min(inks) / h, 100 * max(inks) / h,
+                                          min(s['nameFont'] for c in cards for s in c['sides'])))
     # The leaderboard: named players with wins, once (a first night: one list).
     assert m['lists'] == ['Tonight'], where
     assert m['rows'] == ['Ann2', 'Dan1'], (where, m['rows'])
