@@ -62,9 +62,9 @@ class Service:
         self.db = db
         self.venue = venue
         self.clock = clock
-        # (venue, table) -> {'status', 'state', 'updated', 'live'}: `live` once a message came
-        # as it was sent (not a retained copy from before this start). Shown: online at least
-        # once, with a state, and either live or known (banked games here).
+        # (venue, table) -> {'status', 'state', 'updated', 'live', 'note'}: `live` once a
+        # message came as it was sent (not a retained copy from before this start). Shown:
+        # online at least once, with a state, and either live or known (banked games here).
         self.tables = collections.OrderedDict()     # shown, oldest activity first
         self.heard = collections.OrderedDict()      # said online or offline, not (yet) shown
         self.pending = collections.OrderedDict()    # only a state so far
