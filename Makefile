@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 BOARD ?= pico_tm1637
 
 .PHONY: help test test-cpython test-micropython compile-check sim bench fuzz lint mpy deploy clean \
-	pictures vboard venue venue-demo bench-venue
+	pictures vboard venue venue-demo bench-venue venue-broker
 
 # `make` alone lists the commands.
 help:
@@ -22,6 +22,8 @@ help:
 	@echo "make pictures the display and wiring pictures, from the virtual chips and board files"
 	@echo "make mpy      compile firmware/ into build/"
 	@echo "make venue    the venue service: MQTT=host:port HTTP=host:port (VENUE_DB=file)"
+	@echo "              with a broker user: MQTT_USER=name, MQTT_PASSWORD in the environment"
+	@echo "make venue-broker  mosquitto.conf, passwords and ACL: VENUE=name TABLES=N (DIR=folder)"
 	@echo "make venue-demo  a local mosquitto, three tables and the venue service"
 	@echo "make bench-venue the venue service at scale (needs mosquitto)"
 	@echo "make clean    remove build outputs"
@@ -135,7 +137,12 @@ HTTP ?= 127.0.0.1:8000
 VENUE_DB ?= venue.sqlite
 
 venue: $(STAMP)
-	PYTHONPATH=tools $(BIN)/python -m venue --mqtt $(MQTT) --http $(HTTP) --db $(VENUE_DB)
+	PYTHONPATH=tools $(BIN)/python -m venue --mqtt $(MQTT) --http $(HTTP) --db $(VENUE_DB) $(if $(MQTT_USER),--user $(MQTT_USER)) $(if $(VENUE),--venue $(VENUE))
+
+# `make venue-broker VENUE=name TABLES=N [DIR=folder]`: mosquitto.conf, passwd and acl for the
+# bar (tools/venue/broker.py); each new password printed once, the ones made before kept.
+venue-broker: $(STAMP)
+	PYTHONPATH=tools $(BIN)/python -m venue.broker --venue "$(VENUE)" --tables "$(TABLES)" --dir "$(or $(DIR),build/broker)" $(if $(BROKER_PORT),--port $(BROKER_PORT))
 
 venue-demo: $(STAMP)
 	$(BIN)/python tools/venue/demo.py --http $(HTTP)

@@ -43,16 +43,16 @@ def test_board_publishes_status_state_games_and_discovery(broker, tmp_path):
     for r in recs:
         assert r['game'] == 'knockoff' and len(r['frames']) == 3 and r['options']['target'] == 5
         assert isinstance(r['ended'], int)
-    assert len([m for m in sub.msgs if m[0].startswith('homeassistant/')]) == 4
+    assert len([m for m in sub.msgs if m[0].startswith('homeassistant/')]) == 6
     # A newcomer (the venue service starting later, Home Assistant) gets the retained topics.
     late = Collector(broker.port, ('shuffleboard/#', 'homeassistant/#'))
-    assert wait_until(lambda: len(late.msgs) >= 6, 15)
+    assert wait_until(lambda: len(late.msgs) >= 8, 15)
     late.close()
     assert late.on('bar/7/status') == [(b'online', True)]
     state = json.loads(late.on('bar/7/state')[0][0])
     assert state['screen'] == 'setup' and state['games'] == {'red': 1, 'blue': 1}
     assert state['names'] == {'red': 'Ann', 'blue': None}
-    assert len([m for m in late.msgs if m[0].startswith('homeassistant/') and m[2]]) == 4
+    assert len([m for m in late.msgs if m[0].startswith('homeassistant/') and m[2]]) == 6
     assert late.on('/game') == []   # game records are not retained
 
 

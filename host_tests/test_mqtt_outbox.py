@@ -128,6 +128,7 @@ def test_record_of_a_banked_game():
     g.enter_frame(red=0, blue=2)
     g.enter_frame(red=2, blue=0)
     r = record(g, {'red': 'Ann', 'blue': None}, 'b-1', '3', 42)
+    assert r['v'] == 1
     assert r['id'] == 'b-1' and r['table'] == '3' and r['game'] == 'knockoff'
     assert r['red'] == 5 and r['blue'] == 2 and r['winner'] == 'red' and r['ended'] == 42
     assert r['names'] == {'red': 'Ann', 'blue': None}
@@ -136,17 +137,77 @@ def test_record_of_a_banked_game():
 
 
 def test_discovery_configs():
-    cfgs = discovery('shuffleboard/v/3/', 'v', '3')
-    assert len(cfgs) == 4
+    # (Every payload against Home Assistant's documented schema: test_ha_discovery.py.)
+    cfgs = discovery('shuffleboard/v/3/', 'v', '3', 'e6614103e7', 'http://t3.local/', '0.1.0')
+    assert len(cfgs) == 6
     ids = set()
     for topic, payload in cfgs:
-        assert topic.startswith('homeassistant/sensor/shuffleboard_v_3/')
-        assert topic.endswith('/config')
+        assert topic.startswith('homeassistant/') and topic.endswith('/config')
+        assert topic.split('/')[2] == 'shuffleboard_v_3'
         c = json.loads(payload)
-        assert c['state_topic'] == 'shuffleboard/v/3/state'
-        assert c['availability_topic'] == 'shuffleboard/v/3/status'
+        assert c['availability'][0]['topic'] == 'shuffleboard/v/3/status'
+        assert 'object_id' not in c and c['default_entity_id'].endswith(c['unique_id'])
+        assert c['device']['serial_number'] == 'e6614103e7'
         ids.add(c['unique_id'])
-    assert len(ids) == 4
+    assert len(ids) == 6
+
+
+def test_the_outbox_holds_256_games_and_says_a_drop():
+    from scoreboard.net.outbox import LIMIT
+    assert LIMIT >= 256
+    root = fresh_dir()
+    box = Outbox(root)
+    rec = {'id': 'x', 'frames': [['f', 1, 0]] * 12, 'names': {'red': 'Ann', 'blue': 'Ben'}}
+    for i in range(LIMIT):
+        assert box.add(dict(rec, id='r%d' % i))
+    assert not box.add(dict(rec, id='one too many')) and box.dropped == 1
+    again = Outbox(root)                      # the count of drops survives a reboot
+    assert len(again) == LIMIT and again.dropped == 1
+    assert json.loads(again.peek()[1])['id'] == 'r0'
+    for n in os.listdir(root + '/outbox'):
+        os.remove(root + '/outbox/' + n)
+
+
+def test_a_fuller_flash_keeps_fewer_records_and_says_so():
+    root = fresh_dir()
+    box = Outbox(root, reserve=1 << 60)        # as if the flash had no room beside the game
+    assert not box.add({'id': 'a'}) and box.dropped == 1 and len(box) == 0
+
+
+def test_the_drop_is_said_on_the_display_status_and_console():
+    from scoreboard.net.venue import Venue, status_text
+    from venue.vtable import Table
+    root = fresh_dir()
+    said = []
+    link = Venue(None, {'host': 'h', 'port': 1, 'venue': 'v', 'table': '2', 'user': None,
+                        'password': None}, Outbox(root, limit=1), 'ab12', log=said.append)
+    t = Table()
+    link.hook(t)
+    answers = []
+    for _ in range(3):
+        t.new('knockoff', {'target': 5})
+        t.frame(5, 0)
+        answers.append(link.bank(t.game, t.names))
+    assert answers == [None, 'not sent 1', 'not sent 2']
+    assert len(said) == 2 and 'not sent 2' in said[1]
+    assert status_text(0) == 'online' and status_text(2) == 'online, not sent 2'
+
+
+def test_published_payloads_are_valid_utf8_and_carry_a_version():
+    from scoreboard.net.utf8 import repair, valid
+    from scoreboard.net.venue import payload, state_payload
+    # What MicroPython's json makes of a phone's "\ud83c\udfaf": the two halves apart.
+    halves = json.loads('"\\ud83c\\udfaf"')
+    view = {'screen': 'play', 'names': {'red': halves, 'blue': 'Zo\u00eb'}, 'pin': '1234'}
+    b = state_payload(view)
+    assert valid(b)
+    d = json.loads(b)
+    assert d['v'] == 1 and 'pin' not in d and d['names']['blue'] == 'Zo\u00eb'
+    assert len(d['names']['red']) in (1, 2)   # one character (two halves on CPython's json)
+    assert repair(b'\xed\xa0\xbc\xed\xbe\xaf') == b'\xf0\x9f\x8e\xaf'
+    assert repair(b'a\xed\xa0\xbcb') == b'a\xef\xbf\xbdb'    # a lone half: U+FFFD
+    assert repair(b'\xc0\xaf\xff') == b'\xef\xbf\xbd' * 3      # overlong, not UTF-8
+    assert valid(payload({'n': 'caf\u00e9 \u2603'}))
 
 
 def test_from_net_hooks_the_controller_and_banks_to_flash():
@@ -173,3 +234,78 @@ def test_the_pairing_pin_is_not_published():
     assert view['pin'] == '4821'   # the board's own view is untouched
     plain = {'screen': 'play'}
     assert public_view(plain) is plain
+
+
+def test_records_sent_are_remembered_across_a_reboot():
+    root = fresh_dir()
+    box = Outbox(root)
+    for i in range(40):                       # three files: 16, 16 and 8
+        assert box.add({'id': 'r%d' % i})
+    for _ in range(20):                       # the first file and 4 of the second sent
+        name, data = box.peek()
+        box.remove(name)
+    again = Outbox(root)                      # a reboot
+    assert len(again) == 20
+    assert json.loads(again.peek()[1])['id'] == 'r20'
+    assert again.add({'id': 'r40'})
+    ids = []
+    while True:
+        item = again.peek()
+        if item is None:
+            break
+        ids.append(json.loads(item[1])['id'])
+        again.remove(item[0])
+    assert ids == ['r%d' % i for i in range(20, 41)]
+    assert [n for n in os.listdir(root + '/outbox') if n.endswith('.jsonl')] == []
+
+
+def test_records_of_the_first_firmware_go_first_and_a_torn_line_is_not_a_record():
+    root = fresh_dir()
+    os.mkdir(root + '/outbox')
+    with open(root + '/outbox/00000001.json', 'w') as f:   # one record a file, as before
+        f.write(json.dumps({'id': 'old-1'}))
+    with open(root + '/outbox/seq', 'w') as f:
+        f.write('a1b2c3d4 2')
+    with open(root + '/outbox/1.jsonl', 'w') as f:         # a power cut mid-append (FAT)
+        f.write(json.dumps({'id': 'new-1'}) + '\n' + '{"id": "ne')
+    box = Outbox(root)
+    assert len(box) == 2 and box.next_id() == 'a1b2c3d4-2'
+    assert box.add({'id': 'new-2'})          # not glued to the torn line: a new file
+    ids = []
+    while True:
+        item = box.peek()
+        if item is None:
+            break
+        ids.append(json.loads(item[1])['id'])
+        box.remove(item[0])
+    assert ids == ['old-1', 'new-1', 'new-2']
+
+
+def test_a_pico_w_sized_littlefs_holds_256_games():
+    # The firmware's own filesystem under the unix port: 848 KB of littlefs in 4 KB blocks, as
+    # a Pico W's. (On CPython, plain files: the count alone.)
+    root = fresh_dir()
+    if hasattr(os, 'VfsLfs2'):
+        from virtual import flash
+        flash.umount('/pw')
+        dev = flash.lfs_device(212)
+        flash.format_fs(dev, 'lfs')
+        flash.mount(dev, 'lfs', '/pw')
+        root = '/pw'
+    g = new_game('knockoff', target=21)
+    for r, b in ((2, 0), (0, 3), (1, 0), (0, 2), (4, 0), (0, 1), (3, 0), (0, 4), (2, 0),
+                 (0, 2), (3, 0), (0, 3), (4, 0), (2, 0)):
+        if not g.over:
+            g.enter_frame(red=r, blue=b)
+    rec = record(g, {'red': 'Annabel', 'blue': 'Bartholomew'}, 'e6614103e7-1a2b3c4d-100',
+                 '12', 12345)
+    box = Outbox(root)
+    kept = 0
+    while box.add(rec) and kept < 300:
+        kept += 1
+    assert kept == 256 and box.dropped == 1
+    if hasattr(os, 'VfsLfs2'):
+        st = os.statvfs(root)
+        assert st[0] * st[4] > 500 * 1024     # most of the flash still free
+        from virtual import flash
+        flash.umount('/pw')

@@ -29,16 +29,15 @@ NAMES = {'1': {'red': 'Ann', 'blue': 'Ben'}, '2': {'red': 'Cat', 'blue': None},
 
 
 def expected_board(expected):
+    # Per named player (a side without a name is nobody), players with a win only.
     won, played = Counter(), Counter()
     for _table, rname, bname, _r, _b, winner in expected:
-        rkey, bkey = (rname, None) if rname else (None, 'red'), \
-            (bname, None) if bname else (None, 'blue')
-        played[rkey] += 1
-        played[bkey] += 1
-        won[rkey if winner == 'red' else bkey] += 1
-    rows = [{'name': k[0], 'colour': k[1], 'won': won[k], 'played': played[k]} for k in played]
-    rows.sort(key=lambda r: (-r['won'], r['played'], r['name'] is None, r['name'] or '',
-                             r['colour'] or ''))
+        for name, side in ((rname, 'red'), (bname, 'blue')):
+            if name:
+                played[name] += 1
+                won[name] += winner == side
+    rows = [{'name': k, 'won': won[k], 'played': played[k]} for k in played if won[k]]
+    rows.sort(key=lambda r: (-r['won'], r['played'], r['name']))
     return rows
 
 
@@ -84,11 +83,12 @@ def test_three_tables_play_and_the_database_is_exact(broker, tmp_path):
     assert stored(svc) == expected
     board = svc.leaderboard()
     assert board['tonight'] == board['week'] == board['all'] == expected_board(expected)
+    assert board['show'] == ['tonight']     # a first night: one list, not three the same
     ann = [r for r in board['all'] if r['name'] == 'Ann'][0]
     assert ann['played'] == 4 and ann['won'] == sum(1 for e in expected if e[1] == 'Ann' and
                                                     e[5] == 'red')
-    assert {(r['name'], r['colour']) for r in board['all']} == {
-        ('Ann', None), ('Ben', None), ('Cat', None), (None, 'blue'), (None, 'red')}
+    # Table 3's sides have no names: nobody there is ranked, its games count in its figures.
+    assert {r['name'] for r in board['all']} == {'Ann', 'Ben', 'Cat'}
     assert wait_until(lambda: all(t['state'] and t['state']['screen'] == 'setup'
                                   for t in svc.table_list()), 15)
     tables = svc.table_list()
@@ -219,6 +219,7 @@ def test_hostile_messages_are_logged_and_ignored(broker, tmp_path, caplog):
     assert 'too large' in reasons and 'not JSON' in reasons and "table '5'" in reasons
     # Still alive: a good record and a state with a name that is markup are taken as data.
     publish(broker.port, 'shuffleboard/bar/4/game', json.dumps(GOOD))
+    publish(broker.port, 'shuffleboard/bar/4/status', 'online')
     publish(broker.port, 'shuffleboard/bar/4/state', json.dumps(
         {'screen': 'play', 'game': 'knockoff', 'red': 1, 'blue': 0,
          'names': {'red': '<img src=x onerror=alert(1)>', 'blue': None}}))
@@ -249,24 +250,41 @@ def test_nights_and_weeks(tmp_path):
     bank(4, tonight + 7200, 'blue', ended=tonight + 60)  # a board that knows the time
     now[0] = tonight + 8000
     lb = svc.leaderboard()
-    assert lb['tonight'] == [{'name': 'Dan', 'colour': None, 'won': 1, 'played': 2},
-                             {'name': None, 'colour': 'blue', 'won': 1, 'played': 2}]
-    assert {(r['name'], r['colour']): r['won'] for r in lb['week']} == {
-        ('Dan', None): 1, (None, 'blue'): 2}
-    assert {(r['name'], r['colour']): r['won'] for r in lb['all']} == {
-        ('Dan', None): 2, (None, 'blue'): 2}
+    # Dan (red) won g1 and g3; the blue side had no name: not a player, not listed.
+    assert lb['tonight'] == [{'name': 'Dan', 'won': 1, 'played': 2}]
+    assert lb['week'] == [{'name': 'Dan', 'won': 1, 'played': 3}]
+    assert lb['all'] == [{'name': 'Dan', 'won': 2, 'played': 4}]
+    assert lb['show'] == ['tonight', 'week', 'all']
+    # A week whose only games are tonight's: the week says nothing more and is left out.
+    svc2 = Service(SqliteStore(str(tmp_path / 'v2.sqlite')), 'bar', clock=lambda: now[0])
+    for n, at in ((1, tonight + 3600), (3, week - 60)):
+        now[0] = at
+        svc2.handle('shuffleboard/bar/4/game', json.dumps(dict(GOOD, id='g%d' % n)).encode())
+    now[0] = tonight + 8000
+    lb = svc2.leaderboard()
+    assert lb['show'] == ['tonight', 'all'] and lb['tonight'] == lb['week'] != lb['all']
     assert [g['at'] for g in svc.db.games() if g['id'] == 'g4'] == [tonight + 60]
 
 
 def test_a_flood_of_made_up_tables_is_bounded(tmp_path, monkeypatch):
+    # (The junk tests against a real broker are in test_venue_junk.py.)
     import venue.service as service
     monkeypatch.setattr(service, 'MAX_TABLES', 5)
+    monkeypatch.setattr(service, 'MAX_PENDING', 5)
     svc = Service(SqliteStore(str(tmp_path / 'v.sqlite')), 'bar')
     for i in range(8):
         svc.handle('shuffleboard/bar/fake%d/status' % i, b'online')
-    assert len(svc.table_list()) == 5 and svc.stats['rejected'] == 3
-    svc.handle('shuffleboard/bar/fake0/state', b'{"screen": "play"}')   # a known table: taken
-    assert svc.stats['states'] == 1 and svc.stats['rejected'] == 3
+    assert svc.table_list() == [] and len(svc.heard) == 5   # online, but no state yet
+    for i in range(8):
+        svc.handle('shuffleboard/bar/fake%d/state' % i, b'{"screen": "play"}')
+    assert len(svc.table_list()) == 5 and len(svc.heard) + len(svc.pending) <= 10
+    for i in range(20):       # states alone never push out a table that said online
+        svc.handle('shuffleboard/bar/junk%d/state' % i, b'{"screen": "play"}')
+    svc.handle('shuffleboard/bar/real/status', b'online')
+    for i in range(20, 40):
+        svc.handle('shuffleboard/bar/junk%d/state' % i, b'{"screen": "play"}')
+    svc.handle('shuffleboard/bar/real/state', b'{"screen": "setup"}')
+    assert 'real' in [t['table'] for t in svc.table_list()]
 
 
 def test_a_state_keeps_collars_beds_and_the_cursor_checked():

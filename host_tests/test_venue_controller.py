@@ -93,8 +93,33 @@ def test_the_controller_banks_to_the_venue(tmp_path):
         st = svc.table_list()[0]['state']
         assert st['games'] == view['games'] == {'red': 1, 'blue': 1}
         assert st['names'] == view['names']
-        lb = {(r['name'], r['colour']): r['won'] for r in svc.leaderboard()['all']}
-        assert lb == {('Ann', None): 1, ('Ben', None): 0, (None, 'blue'): 1}
+        # Ann won as red; Ben, red in the second game, lost it to an unnamed blue side: no
+        # player has 0 wins listed, and the nameless side is nobody.
+        lb = {r['name']: r['won'] for r in svc.leaderboard()['all']}
+        assert lb == {'Ann': 1}
     finally:
         svc.stop()
         broker.stop()
+
+
+def test_a_game_the_outbox_cannot_keep_is_said_on_the_display(tmp_path):
+    # The outbox full (here: room for one): the second bank's record is not kept, and the
+    # board's own message says `not sent 1` where the players look, at once.
+    from scoreboard.net.outbox import Outbox
+    from scoreboard.net.venue import Venue, settings
+    c = controller()
+    conf = settings({'mqtt': {'host': '127.0.0.1', 'port': 1, 'venue': 'bar', 'table': '5'}})
+    said = []
+    Venue(c, conf, Outbox(str(tmp_path), limit=1), 'ctl5', log=said.append)
+    now = 0
+    messages = []
+    for _ in range(2):
+        c.act({'do': 'new', 'game': 'knockoff', 'options': {'target': 5},
+               'names': {'red': 'Ann', 'blue': None}}, now)
+        c.press('OK', 'tap', now)
+        now += 1000
+        c.act({'do': 'frame', 'red': 5, 'blue': 0}, now)
+        c.act({'do': 'bank'}, now)
+        messages.append(c.view['message'])
+    assert messages[0] != 'not sent 1' and messages[1] == 'not sent 1'
+    assert said and 'not sent 1' in said[-1]

@@ -71,7 +71,7 @@ def test_tv_page_shows_a_change_within_a_second(tmp_path):
             lag = time.monotonic() - t0
             assert lag < 1.0
             assert page.evaluate('window.marker') == 1   # the same page, not a reload
-            assert page.locator('#table-bar-1 .side.blue .score').inner_text() == '0 +2'
+            assert page.locator('#table-bar-1 .side.blue .score').text_content() == '0 +2'
             assert 'hammer' in page.locator('#table-bar-1 .side.red').get_attribute('class')
             # A name that is markup is shown as text, and a banked game reaches the leaderboard.
             publish(broker.port, 'shuffleboard/bar/2/state',
@@ -84,7 +84,9 @@ def test_tv_page_shows_a_change_within_a_second(tmp_path):
                 "document.querySelector('#tonight li') !== null", timeout=2000)
             assert page.locator('#table-bar-2 .side.red .name').inner_text() == '<b>Bob</b>'
             assert page.locator('#tonight li').first.inner_text().startswith('<b>Bob</b>')
-            assert page.locator('#all li').count() == 2   # Bob, and blue unnamed
+            # Bob only: the unnamed blue side is nobody; a first night is one list, not three.
+            assert page.locator('#tonight li').count() == 1
+            assert page.locator('#p-all').is_hidden() and page.locator('#p-week').is_hidden()
             # A table whose board went away is shown as offline.
             publish(broker.port, 'shuffleboard/bar/3/status', 'offline', retain=True)
             page.wait_for_selector('#table-bar-3.offline', timeout=2000)

@@ -9,10 +9,12 @@ PLAN is a list of games, {"names": {...}, "options": {...}, "frames": [[red, blu
 frame is entered every INTERVAL_MS by the scoring task, and the last frame of each game must end
 it, after which the game is banked. When the plan is done the board waits (at most 20 s) until
 every record is acknowledged and the last state published, prints "done" and disconnects.
+With MQTT_PASSWORD in the environment it connects as user `<venue>-<table>`.
 """
 
 import asyncio
 import json
+import os
 import sys
 
 try:
@@ -54,7 +56,10 @@ async def main(argv):
     keepalive = int(argv[9]) if len(argv) > 9 else 10
     with open(plan_path) as f:
         plan = json.load(f)
-    conf = settings({'mqtt': {'host': host, 'port': int(port), 'venue': venue, 'table': name}})
+    password = os.getenv('MQTT_PASSWORD')
+    conf = settings({'mqtt': {'host': host, 'port': int(port), 'venue': venue, 'table': name,
+                              'user': '%s-%s' % (venue, name) if password else None,
+                              'password': password}})
     table = Table()
     table.new(plan[0].get('game', 'knockoff'), plan[0].get('options'), plan[0].get('names'))
     link = Venue(table, conf, Outbox(flash), 'vb' + name, keepalive=keepalive)
@@ -70,7 +75,7 @@ async def main(argv):
             break
         await asyncio.sleep(0.02)
     say(done=len(link.outbox) == 0, sent=link.sent, connects=link.connects, left=len(link.outbox),
-        version=table.version, published=link.published)
+        version=table.version, published=link.published, error=link.error)
     link.stop()
     await link.client.disconnect()
     await asyncio.sleep(0.05)

@@ -110,13 +110,16 @@ class BoardProc:
     outbox on a board that plays `plan`. Its JSON lines are collected as they come."""
 
     def __init__(self, broker_port, table, flash, plan, venue='bar', interval=40,
-                 interp=MICROPYTHON, backoff=(100, 400), keepalive=10):
+                 interp=MICROPYTHON, backoff=(100, 400), keepalive=10, password=None):
         os.makedirs(flash, exist_ok=True)
         plan_path = os.path.join(flash, 'plan.json')
         with open(plan_path, 'w') as f:
             json.dump(plan, f)
         path = os.path.join(ROOT, 'firmware') + ':' + os.path.join(ROOT, 'tools')
         env = dict(os.environ, MICROPYPATH='.frozen:' + path, PYTHONPATH=path)
+        env.pop('MQTT_PASSWORD', None)
+        if password is not None:      # user <venue>-<table>, as make venue-broker makes them
+            env['MQTT_PASSWORD'] = password
         self.proc = subprocess.Popen(
             [interp, BOARD_SCRIPT, '127.0.0.1', str(broker_port), venue, table, flash, plan_path,
              str(interval), str(backoff[0]), str(backoff[1]), str(keepalive)],

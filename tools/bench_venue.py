@@ -6,6 +6,10 @@ message rates. Prints, for each step, the messages per second the service kept, 
 and its memory; first, a press on a board (the link under CPython) to `/api/tables` showing it.
 
     python tools/bench_venue.py [--boards 20] [--light 200] [--rates 500,1000,2000,4000]
+
+By default the broker is set up as `make venue-broker` sets up a bar's (tools/venue/broker.py):
+no anonymous clients, a user and password per table and for the service, the ACL; `--open`
+runs it without them, to compare.
 """
 
 import argparse
@@ -54,15 +58,20 @@ class LightTables:
     """n tables, one TCP connection each, written from the caller's thread; QoS 0 states (no
     traffic back, keepalive off) and QoS 1 games (acknowledgements read and dropped)."""
 
-    def __init__(self, port, n, venue='light'):
+    def __init__(self, port, n, venue='light', passwords=None):
         self.socks = []
         self.venue = venue
         for i in range(n):
             s = socket.create_connection(('127.0.0.1', port))
-            s.sendall(mqtt.connect_packet('light-%d' % i, 0, will=(
+            user = '%s-L%d' % (venue, i) if passwords else None
+            pw = passwords.get(user) if passwords else None
+            s.sendall(mqtt.connect_packet('light-%d' % i, 0, user, pw, will=(
                 'shuffleboard/%s/L%d/status' % (venue, i), 'offline', True, 1)))
-            assert s.recv(4)[3] == 0
+            assert s.recv(4)[3] == 0, 'light table %d refused' % i
             s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            # online, as a board says it (a table is shown once it said so)
+            s.sendall(mqtt.publish_packet('shuffleboard/%s/L%d/status' % (venue, i), 'online',
+                                          retain=True))
             self.socks.append(s)
         self.sent = 0
 
@@ -88,7 +97,7 @@ class LightTables:
             s.close()
 
 
-def press_latency(mqtt_port, base, samples):
+def press_latency(mqtt_port, base, samples, passwords=None):
     """A tap on a board (the venue link and the stand-in controller, in CPython) until
     /api/tables shows the pending point."""
     from scoreboard.net.outbox import Outbox
@@ -96,8 +105,10 @@ def press_latency(mqtt_port, base, samples):
     from venue.vtable import Table
     table = Table()
     table.new('knockoff', {'target': 21})
+    user = 'bench-press' if passwords else None
     conf = settings({'mqtt': {'host': '127.0.0.1', 'port': mqtt_port, 'venue': 'bench',
-                              'table': 'press'}})
+                              'table': 'press', 'user': user,
+                              'password': passwords.get(user) if passwords else None}})
     link = Venue(table, conf, Outbox(tempfile.mkdtemp()), 'press')
     link.POLL = 5
     loop = asyncio.new_event_loop()
@@ -124,7 +135,7 @@ def press_latency(mqtt_port, base, samples):
     return out
 
 
-def press_latency_firmware(mqtt_port, base, samples, work):
+def press_latency_firmware(mqtt_port, base, samples, work, passwords=None):
     """A tap of RED on a Wi-Fi board of the firmware (tools/sim.py --http --headless, its
     net.json at this broker): from the button's release until /api/tables shows the pending
     point. The whole path: the debounce, the scoring pass, the venue link's poll, the broker,
@@ -134,7 +145,8 @@ def press_latency_firmware(mqtt_port, base, samples, work):
     with open(os.path.join(flash, 'net.json'), 'w') as f:
         json.dump({'ssid': 'bench', 'password': 'bench-password',
                    'mqtt': {'host': '127.0.0.1', 'port': mqtt_port, 'venue': 'bench',
-                            'table': 'fw'}}, f)
+                            'table': 'fw', 'user': 'bench-fw' if passwords else None,
+                            'password': passwords.get('bench-fw') if passwords else None}}, f)
     board = subprocess.Popen(
         [sys.executable, os.path.join(HERE, 'sim.py'), '--board', 'pico_w_tm1637', '--http',
          '127.0.0.1:%d' % free_port(), '--headless', '--flash', flash],
@@ -185,6 +197,35 @@ def press_latency_firmware(mqtt_port, base, samples, work):
     return out
 
 
+def secured(work, port, boards, light):
+    """The broker of tools/venue/broker.py in `work` for the bench's two venues (`bench`: the
+    press tables and the firmware boards; `light`: the light publishers), the service reading
+    both; {user: password}."""
+    from venue import broker
+    bench = ['press', 'fw'] + ['F%d' % i for i in range(boards)]
+    lights = ['L%d' % i for i in range(light)]
+    pw = broker.make('bench', bench, work, port, '127.0.0.1')
+    pw.update(broker.make('light', lights, os.path.join(work, 'light'), port, '127.0.0.1'))
+    with open(os.path.join(work, 'light', 'passwd')) as f:
+        extra = f.read()
+    with open(os.path.join(work, 'passwd'), 'a') as f:
+        f.write(extra)
+    acl = broker.acl('bench', bench) + '\n' + broker.acl('light', lights)
+    acl = acl.replace('user bench-service\n', 'user bench-service\n'
+                      'topic read shuffleboard/light/#\n')
+    with open(os.path.join(work, 'acl'), 'w') as f:
+        f.write(acl + '\n')
+    path = os.path.join(work, 'mosquitto.conf')
+    with open(path) as f:
+        text = f.read().replace('max_queued_messages 10000', 'max_queued_messages 0')
+    text += 'max_connections -1\n'
+    if hasattr(os, 'geteuid') and os.geteuid() == 0:
+        text += 'user root\n'   # as root mosquitto would become `mosquitto`
+    with open(path, 'w') as f:
+        f.write(text)
+    return pw
+
+
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     p.add_argument('--boards', type=int, default=20, help='firmware boards (unix port)')
@@ -192,6 +233,8 @@ def main(argv):
     p.add_argument('--rates', default='1000,2000,4000,8000', help='total states per second')
     p.add_argument('--step', type=float, default=3.0, help='seconds per rate')
     p.add_argument('--presses', type=int, default=30)
+    p.add_argument('--open', action='store_true',
+                   help='no passwords and no ACL (by default: as make venue-broker writes)')
     args = p.parse_args(argv)
     mosq = shutil.which('mosquitto') or '/usr/sbin/mosquitto'
     if not os.path.exists(mosq):
@@ -200,17 +243,28 @@ def main(argv):
     work = tempfile.mkdtemp(prefix='bench-venue-')
     port, http = free_port(), free_port()
     conf = os.path.join(work, 'mosquitto.conf')
-    with open(conf, 'w') as f:
-        # As a venue's broker should be set: QoS 1 games queued for the service without limit.
-        f.write('listener %d 127.0.0.1\nallow_anonymous true\nmax_connections -1\n'
-                'max_queued_messages 0\n' % port)
+    passwords = None
+    env = dict(os.environ, PYTHONPATH=HERE)
+    user_args = []
+    if args.open:
+        with open(conf, 'w') as f:
+            # As a venue's broker should be set: QoS 1 games queued for the service without
+            # limit.
+            f.write('listener %d 127.0.0.1\nallow_anonymous true\nmax_connections -1\n'
+                    'max_queued_messages 0\n' % port)
+    else:
+        passwords = secured(work, port, args.boards, args.light)
+        env['MQTT_PASSWORD'] = passwords['bench-service']
+        user_args = ['--user', 'bench-service']
     procs = [subprocess.Popen([mosq, '-c', conf], stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL)]
     time.sleep(0.3)
-    env = dict(os.environ, PYTHONPATH=HERE)
+    print('broker: %s' % ('open (no passwords, no ACL)' if args.open else
+                          'as make venue-broker writes it: a password per table and for the '
+                          'service, the ACL, client ids from user names'))
     svc = subprocess.Popen([sys.executable, '-m', 'venue', '--mqtt', '127.0.0.1:%d' % port,
                             '--http', '127.0.0.1:%d' % http, '--venue', '+',
-                            '--db', os.path.join(work, 'v.sqlite')], env=env,
+                            '--db', os.path.join(work, 'v.sqlite')] + user_args, env=env,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     procs.append(svc)
     base = 'http://127.0.0.1:%d' % http
@@ -223,11 +277,11 @@ def main(argv):
                 time.sleep(0.05)
         time.sleep(0.3)
         rss0 = rss_kb(svc.pid)
-        lat = press_latency(port, base, args.presses)
+        lat = press_latency(port, base, args.presses, passwords)
         lat.sort()
         print('press to /api/tables (loopback, %d taps): median %.1f ms, worst %.1f ms'
               % (len(lat), statistics.median(lat), lat[-1]))
-        lat = press_latency_firmware(port, base, args.presses, work)
+        lat = press_latency_firmware(port, base, args.presses, work, passwords)
         if lat:
             lat.sort()
             print('press on a firmware Wi-Fi board (tools/sim.py --http, the MicroPython unix '
@@ -241,9 +295,11 @@ def main(argv):
             os.makedirs(flash)
             procs.append(subprocess.Popen(
                 [mp, os.path.join(HERE, 'venue', 'demo_board.py'), '127.0.0.1', str(port),
-                 'bench', 'F%d' % i, flash, '5'], env=mpenv,
+                 'bench', 'F%d' % i, flash, '5'],
+                env=dict(mpenv, MQTT_PASSWORD=passwords['bench-F%d' % i]) if passwords
+                else mpenv,
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        lights = LightTables(port, args.light)
+        lights = LightTables(port, args.light, passwords=passwords)
         for i in range(args.light):
             lights.state(i, 0)
         want = args.light + args.boards + 1

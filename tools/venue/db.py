@@ -1,15 +1,23 @@
-"""The venue's games on SQLite. Another database is another class with the same three methods
-(`add_game`, `games`, `leaderboard`) and a `close`; the service uses nothing else.
+"""The venue's games on SQLite. Another database is another class with the same methods
+(`add_game`, `games`, `leaderboard`, `tables`, `setting`) and a `close`; the service uses
+nothing else.
 
-A game is stored once: its (venue, id) is the primary key, so a record the board sent again
-after a lost acknowledgement changes nothing. `at` is when the game ended in Unix seconds: the
-board's `ended` when it is a time of day (a board that knows the time), else when the service
-received it.
+A game is identified by venue, table and id together: (venue, tbl, id) is the primary key, so a
+record the board sent again after a lost acknowledgement changes nothing, and a record with the
+same id on another table is another game (it can never suppress a real one). `at` is when the
+game ended in Unix seconds: the board's `ended` when it is a time of day (a board that knows the
+time), else when the service received it. `record` is the checked record as JSON, with its
+format version `v` (docs/formats.md); rows written before versions existed have none and are
+read as version 1.
+
+The `settings` table keeps what the install made once, such as its MQTT client id.
 """
 
 import json
 import sqlite3
 import threading
+
+FORMAT = 1   # the version of the records this service writes (docs/formats.md)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -17,22 +25,37 @@ CREATE TABLE IF NOT EXISTS games (
     red INTEGER NOT NULL, blue INTEGER NOT NULL, winner TEXT,
     red_name TEXT, blue_name TEXT, at REAL NOT NULL, received REAL NOT NULL,
     record TEXT NOT NULL,
-    PRIMARY KEY (venue, id));
+    PRIMARY KEY (venue, tbl, id));
 CREATE INDEX IF NOT EXISTS games_at ON games (venue, at);
+CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
-# Games won per name, or per colour where the side had no name.
+# Games won per named player: a side without a name is not a player (its games still count in
+# the tables' figures), and a player with no win is not listed.
 _BOARD = """
-SELECT name, colour, SUM(won), COUNT(*) FROM (
-  SELECT red_name AS name, CASE WHEN red_name IS NULL THEN 'red' END AS colour,
-         winner = 'red' AS won FROM games WHERE {where}
+SELECT name, SUM(won), COUNT(*) FROM (
+  SELECT red_name AS name, winner = 'red' AS won FROM games
+   WHERE red_name IS NOT NULL AND {where}
   UNION ALL
-  SELECT blue_name, CASE WHEN blue_name IS NULL THEN 'blue' END,
-         winner = 'blue' FROM games WHERE {where})
-GROUP BY name, colour ORDER BY SUM(won) DESC, COUNT(*) ASC, name IS NULL, name, colour
+  SELECT blue_name, winner = 'blue' FROM games WHERE blue_name IS NOT NULL AND {where})
+GROUP BY name HAVING SUM(won) > 0 ORDER BY SUM(won) DESC, COUNT(*) ASC, name
 """
 
 WALL_CLOCK = 1e9   # an `ended` past this is a Unix time (2001 on), not seconds since boot
+
+
+def _migrate(db):
+    # A database of the first service keyed games by (venue, id) only: copied once into the
+    # table keyed by (venue, tbl, id), the rows kept as they were.
+    row = db.execute("SELECT sql FROM sqlite_master WHERE type='table' AND name='games'")
+    row = row.fetchone()
+    if row is None or 'PRIMARY KEY (venue, id)' not in row[0]:
+        return
+    db.executescript('ALTER TABLE games RENAME TO games_v0; DROP INDEX IF EXISTS games_at;')
+    db.executescript(SCHEMA)
+    db.execute('INSERT OR IGNORE INTO games SELECT * FROM games_v0')
+    db.execute('DROP TABLE games_v0')
+    db.commit()
 
 
 class SqliteStore:
@@ -40,13 +63,15 @@ class SqliteStore:
         self.path = path
         self._lock = threading.Lock()
         self._db = sqlite3.connect(path, check_same_thread=False)
+        _migrate(self._db)
         self._db.executescript(SCHEMA)
         self._db.execute('PRAGMA journal_mode=WAL')
         self._db.commit()
 
     def add_game(self, venue, rec, received):
-        """Store one checked record; False when its id is already there."""
+        """Store one checked record; False when (venue, table, id) is already there."""
         at = rec['ended'] if rec['ended'] >= WALL_CLOCK else received
+        rec = dict(rec, v=rec.get('v', FORMAT))
         with self._lock:
             cur = self._db.execute(
                 'INSERT OR IGNORE INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?,?)',
@@ -69,11 +94,12 @@ class SqliteStore:
     def games(self, venue=None, since=None):
         where, args = self._where(venue, since)
         with self._lock:
-            rows = self._db.execute('SELECT venue, record, at FROM games WHERE %s ORDER BY at, id'
-                                    % where, args).fetchall()
+            rows = self._db.execute('SELECT venue, record, at FROM games WHERE %s '
+                                    'ORDER BY at, tbl, id' % where, args).fetchall()
         out = []
         for v, rec, at in rows:
             d = json.loads(rec)
+            d.setdefault('v', 1)   # written before records had a version: the first format
             d['venue'] = v
             d['at'] = at
             out.append(d)
@@ -83,7 +109,26 @@ class SqliteStore:
         where, args = self._where(venue, since)
         with self._lock:
             rows = self._db.execute(_BOARD.format(where=where), args + args).fetchall()
-        return [{'name': n, 'colour': c, 'won': int(w), 'played': p} for n, c, w, p in rows]
+        return [{'name': n, 'won': int(w), 'played': p} for n, w, p in rows]
+
+    def tables(self):
+        """(venue, table) of every table that banked a game here."""
+        with self._lock:
+            return [tuple(r) for r in
+                    self._db.execute('SELECT DISTINCT venue, tbl FROM games').fetchall()]
+
+    def setting(self, key, make=None):
+        """The value kept under `key`; without one, `make()` is kept and returned (once: a
+        value already there always wins)."""
+        with self._lock:
+            row = self._db.execute('SELECT value FROM settings WHERE key = ?', (key,))
+            row = row.fetchone()
+            if row is not None or make is None:
+                return row and row[0]
+            self._db.execute('INSERT OR IGNORE INTO settings VALUES (?, ?)', (key, make()))
+            self._db.commit()
+            return self._db.execute('SELECT value FROM settings WHERE key = ?',
+                                    (key,)).fetchone()[0]
 
     def close(self):
         with self._lock:

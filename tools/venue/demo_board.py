@@ -2,6 +2,9 @@
 port, and the stand-in controller (vtable.py) playing knock-off at a bar's pace, for ever.
 
     demo_board.py HOST PORT VENUE TABLE FLASHDIR [SPEED]
+
+With MQTT_PASSWORD in the environment it connects as user `<venue>-<table>` (the users
+`make venue-broker` makes).
 """
 
 import asyncio
@@ -40,7 +43,10 @@ async def play(table, speed):
 async def main(argv):
     host, port, venue, name, flash = argv[:5]
     speed = float(argv[5]) if len(argv) > 5 else 1.0
-    conf = settings({'mqtt': {'host': host, 'port': int(port), 'venue': venue, 'table': name}})
+    password = os.getenv('MQTT_PASSWORD')
+    conf = settings({'mqtt': {'host': host, 'port': int(port), 'venue': venue, 'table': name,
+                              'user': '%s-%s' % (venue, name) if password else None,
+                              'password': password}})
     table = Table()
     table.new('knockoff', {'target': 15})
     link = Venue(table, conf, Outbox(flash), 'demo' + name)

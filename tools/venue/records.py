@@ -1,7 +1,9 @@
 """What the service accepts from a venue topic. Everything else is refused with a reason
-(Reject), logged and dropped: a message is data from anyone on the bar's network."""
+(Reject), logged and dropped: a message is data from anyone on the bar's network. The formats
+and their versions are in docs/formats.md."""
 
 import json
+import unicodedata
 
 from scoreboard import catalogue    # the games the firmware's core knows, read at each check
 SIDES = ('red', 'blue')
@@ -10,6 +12,7 @@ MAX_STATE = 8 * 1024
 MAX_NAME = 40
 MAX_BEDS = 12
 MAX_POINTS = 100000
+VERSION = 1      # the `v` of the `state` and `game` formats read here; none: version 1
 _LEVEL = set('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-')
 
 
@@ -32,13 +35,34 @@ def parse_topic(topic):
     return venue, table, what
 
 
+def text(payload):
+    """The payload as text. Valid UTF-8, or, as a first MicroPython firmware stored a name sent
+    as JSON escapes, a character outside the first plane as its two UTF-16 halves encoded one by
+    one: those halves are joined again. Anything else is refused."""
+    try:
+        return payload.decode('utf-8')
+    except UnicodeDecodeError as e:
+        first = e
+    try:
+        s = payload.decode('utf-8', 'surrogatepass')
+        return s.encode('utf-16-le', 'surrogatepass').decode('utf-16-le')
+    except UnicodeError:
+        raise Reject('not UTF-8: %s' % str(first)[:60])
+
+
 def _json(payload, limit):
     if len(payload) > limit:
         raise Reject('too large (%d bytes)' % len(payload))
+    s = text(payload)
     try:
-        return json.loads(payload.decode('utf-8'))
-    except (UnicodeDecodeError, ValueError) as e:
+        d = json.loads(s)
+    except ValueError as e:
         raise Reject('not JSON: %s' % str(e)[:60])
+    if isinstance(d, dict):
+        v = d.get('v', 1)
+        if type(v) is not int or v < 1:
+            raise Reject('v: expected a format version, 1 or more')
+    return d
 
 
 def _int(v, what, lo=0, hi=MAX_POINTS):
@@ -59,9 +83,17 @@ def _names(v):
             if not isinstance(n, str) or len(n) > MAX_NAME:
                 raise Reject('names.%s: expected a name of at most %d characters'
                              % (side, MAX_NAME))
-            n = ' '.join(n.split()) or None
+            n = clean_name(n)
         out[side] = n
     return out
+
+
+def clean_name(n):
+    """A name as the TV shows it and the leaderboard counts it: control and format characters
+    (zero-width, bidi overrides) and lone surrogates left out, spaces collapsed; None when
+    nothing is left. (The board refuses such names; this is for a board that did not.)"""
+    n = ''.join(c for c in n if unicodedata.category(c)[0] != 'C')
+    return ' '.join(n.split()) or None
 
 
 def game(payload, table):
@@ -88,7 +120,8 @@ def game(payload, table):
     ended = d.get('ended', 0)
     if type(ended) not in (int, float) or not 0 <= ended < 1e11:
         raise Reject('ended: expected seconds')
-    return {'id': rid, 'table': table, 'game': d['game'], 'options': d.get('options', {}),
+    return {'v': d.get('v', VERSION), 'id': rid, 'table': table, 'game': d['game'],
+            'options': d.get('options', {}),
             'names': _names(d.get('names')), 'red': _int(d.get('red'), 'red'),
             'blue': _int(d.get('blue'), 'blue'), 'winner': winner,
             'frames': d.get('frames', []), 'ended': ended}
@@ -105,7 +138,8 @@ def state(payload):
     game = d.get('game')
     if game is not None and game not in catalogue.KINDS:
         raise Reject('game: unknown kind')
-    out = {'screen': screen, 'game': game, 'names': _names(d.get('names'))}
+    out = {'v': d.get('v', VERSION), 'screen': screen, 'game': game,
+           'names': _names(d.get('names'))}
     for side in SIDES:
         out[side] = _int(d.get(side, 0), side)
     for key in ('hammer', 'turn', 'winner'):

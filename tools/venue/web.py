@@ -46,7 +46,8 @@ class Handler(BaseHTTPRequestHandler):
             self._json(self.svc.leaderboard())
         elif path == '/api/stats':
             self._json(dict(self.svc.stats, tables=len(self.svc.tables),
-                            version=self.svc.version, per_venue=self.svc.per_venue))
+                            version=self.svc.version, per_venue=self.svc.per_venue,
+                            subscribed=self.svc.subscribed.is_set()))
         elif path == '/api/events':
             self._events()
         else:

@@ -1,12 +1,16 @@
 """The board on the venue's MQTT broker (DESIGN section 10, "The venue").
 
 Under `shuffleboard/<venue>/<table>/` the board publishes `status` (online, retained; offline as
-its last will), `state` (the view model, retained, on every change and on every reconnect) and
-`game` (one record per banked game, QoS 1, not retained), plus Home Assistant discovery configs
-under `homeassistant/`. The controller calls `bank(game, names)` (its `on_bank` hook) when a game
-is banked: the record goes to the outbox on flash at once, and `run()`, a task of its own, sends
-it and removes it only once the broker acknowledged it. Nothing here is ever awaited by the
-scoring loop: `bank` writes one small file, and the view is read, not pushed.
+its last will; `online, not sent N` once the outbox had to drop N records), `state` (the view
+model, retained, on every change and on every reconnect) and `game` (one record per banked game,
+QoS 1, not retained), plus Home Assistant discovery configs under `homeassistant/` (net/ha.py).
+`state` and `game` carry their format version `v` (docs/formats.md) and are valid UTF-8
+(net/utf8.py). The controller calls `bank(game, names)` (its `on_bank` hook) when a game is
+banked: the record goes to the outbox on flash at once, and `run()`, a task of its own, sends
+it and removes it only once the broker acknowledged it; a record the outbox could not keep is
+said on the display (the hook's answer, `not sent N`), on `status` and on the console. Nothing
+here is ever awaited by the scoring loop: `bank` writes one small file, and the view is read,
+not pushed.
 """
 
 import json
@@ -14,7 +18,11 @@ import os
 import time
 
 from scoreboard.aio import sleep_ms as _sleep_ms
+from scoreboard.net import ha
 from scoreboard.net.mqtt import MQTTClient
+from scoreboard.net.utf8 import repair
+
+FORMAT = 1   # the `v` of the `state` and `game` payloads (docs/formats.md)
 
 
 
@@ -67,7 +75,7 @@ def record(game, names, rid, table, ended):
     """The `game` record of one banked game (a core Game object)."""
     d = game.to_dict()
     names = names or {}
-    return {'id': rid, 'table': table, 'game': d['kind'], 'options': d['options'],
+    return {'v': FORMAT, 'id': rid, 'table': table, 'game': d['kind'], 'options': d['options'],
             'names': {'red': names.get('red'), 'blue': names.get('blue')},
             'red': game.points('red'), 'blue': game.points('blue'), 'winner': game.winner,
             'frames': d['log'], 'ended': ended}
@@ -83,25 +91,25 @@ def public_view(view):
     return v
 
 
-def discovery(base, venue, table):
-    """(topic, payload) of each Home Assistant discovery config: the two scores, the game and
-    the winner, all read from the retained `state`, available while `status` is online."""
-    node = 'shuffleboard_%s_%s' % (venue, table)
-    device = {'identifiers': [node], 'name': 'Shuffleboard %s %s' % (venue, table),
-              'manufacturer': 'shuffleboard scoreboard', 'model': 'scoreboard'}
-    out = []
-    for key, label, tmpl in (('red', 'red score', '{{ value_json.red }}'),
-                             ('blue', 'blue score', '{{ value_json.blue }}'),
-                             ('game', 'game', '{{ value_json.game }}'),
-                             ('winner', 'winner', "{{ value_json.winner or 'none' }}")):
-        cfg = {'name': label, 'unique_id': node + '_' + key, 'object_id': node + '_' + key,
-               'state_topic': base + 'state', 'value_template': tmpl,
-               'availability_topic': base + 'status', 'payload_available': 'online',
-               'payload_not_available': 'offline', 'device': device}
-        if key in ('red', 'blue'):
-            cfg['state_class'] = 'measurement'
-        out.append(('homeassistant/sensor/%s/%s/config' % (node, key), json.dumps(cfg)))
-    return out
+def payload(obj):
+    """obj as the bytes published: JSON, valid UTF-8 whatever a name held."""
+    text = json.dumps(obj)
+    b = text.encode()
+    return b if len(b) == len(text) else repair(b)
+
+
+def state_payload(view):
+    """The `state` payload: the public view with the format version."""
+    v = dict(public_view(view))
+    v['v'] = FORMAT
+    return payload(v)
+
+
+def status_text(dropped):
+    return 'online' if not dropped else 'online, not sent %d' % dropped
+
+
+discovery = ha.discovery   # (base, venue, table, serial, url, sw_version) -> [(topic, payload)]
 
 
 class Venue:
@@ -114,8 +122,11 @@ class Venue:
     POLL = 50            # ms between looks at the view and the outbox while connected
     TRIES = 8            # sends of one record on a working link before it is given up
 
-    def __init__(self, ctl, conf, outbox, board_id, seconds=None, keepalive=30):
+    def __init__(self, ctl, conf, outbox, board_id, seconds=None, keepalive=30, url=None,
+                 log=None):
         self.ctl = None
+        self.url = url           # the phone page, for Home Assistant's device
+        self.log = log or print
         if ctl is not None:
             self.hook(ctl)
         self.conf = conf
@@ -133,6 +144,7 @@ class Venue:
         self.connects = 0
         self.error = None        # the last connection failure, for the display or a log
         self.refused = 0         # records given up: the broker dropped the link at each send
+        self.said = self.outbox.dropped   # the drops `status` says
         self._head = None
         self._tries = 0
         self._stop = False
@@ -149,16 +161,47 @@ class Venue:
         return int(time.time() - self._start)
 
     def bank(self, game, names):
-        """The controller's `on_bank` hook: the record to the outbox (flash), nothing sent."""
+        """The controller's `on_bank` hook: the record to the outbox (flash), nothing sent.
+        None when kept; `not sent N` (for the display) when the outbox could not keep it."""
         rid = '%s-%s' % (self.board_id, self.outbox.next_id())
-        return self.outbox.add(record(game, names, rid, self.table, self.seconds()))
+        rec = record(game, names, rid, self.table, self.seconds())
+        if self.outbox.add(rec, payload(rec).decode()):
+            return None
+        text = 'not sent %d' % self.outbox.dropped
+        self.log('venue: outbox full, game %s %d-%d not kept: %s' % (
+            rid, rec['red'], rec['blue'], text))
+        return text
 
     async def _online(self):
         c = self.client
-        await c.publish(self.base + 'status', 'online', True, 1)
-        for topic, payload in discovery(self.base, self.conf['venue'], self.table):
-            await c.publish(topic, payload, True, 0)
+        self.said = self.outbox.dropped
+        await c.publish(self.base + 'status', status_text(self.said), True, 1)
+        await self._discovery()
         self.published = -1   # the state again on every reconnect
+
+    def _ha_file(self):
+        return self.outbox.dir + '/ha'
+
+    async def _discovery(self):
+        # The configs of this table; those of the name it had before (net.json changed) are
+        # removed first, with empty retained configs.
+        venue = self.conf['venue']
+        now = '%s %s' % (venue, self.table)
+        try:
+            with open(self._ha_file()) as f:
+                before = f.read().split()
+        except OSError:
+            before = None
+        c = self.client
+        if before and len(before) == 2 and ' '.join(before) != now:
+            for topic, empty in ha.removal(before[0], before[1]):
+                await c.publish(topic, empty, True, 1)
+        for topic, cfg in discovery(self.base, venue, self.table, self.board_id, self.url,
+                                    version()):
+            await c.publish(topic, cfg, True, 0)
+        if before is None or ' '.join(before) != now:
+            with open(self._ha_file(), 'w') as f:
+                f.write(now)
 
     async def step(self):
         """One pass while connected: the state if it changed, then the oldest record."""
@@ -166,11 +209,14 @@ class Venue:
         ctl = self.ctl
         if ctl is not None and ctl.version != self.published:
             version = ctl.version
-            await c.publish(self.base + 'state', json.dumps(public_view(ctl.view)), True, 0)
+            await c.publish(self.base + 'state', state_payload(ctl.view), True, 0)
             self.published = version
+        if self.outbox.dropped != self.said:     # a drop since we came online: say it
+            self.said = self.outbox.dropped
+            await c.publish(self.base + 'status', status_text(self.said), True, 1)
         item = self.outbox.peek()
         if item is not None:
-            name, payload = item
+            name, data = item
             # A broker that hangs up on one record (too large for it, say) would otherwise
             # hold every later game behind it for ever.
             if name == self._head:
@@ -182,7 +228,7 @@ class Venue:
                 self.outbox.remove(name)
                 self.refused += 1
                 return
-            await c.publish(self.base + 'game', payload, False, 1)
+            await c.publish(self.base + 'game', repair(data), False, 1)
             self.outbox.remove(name)   # only after the PUBACK
             self._head = None          # (the next record may reuse the file name)
             self.sent += 1
@@ -214,6 +260,15 @@ class Venue:
         self._stop = True
 
 
+def version():
+    """The firmware's version for Home Assistant's device, when the package says one."""
+    try:
+        from scoreboard import VERSION  # type: ignore[attr-defined]
+        return VERSION
+    except ImportError:
+        return '0.1.0'   # manifest.py's metadata
+
+
 def board_id():
     """This board's unique id in hex (machine.unique_id), or None off the board."""
     try:
@@ -237,4 +292,9 @@ def from_net(net, root='', uid=None, log=None):
     if conf is None:
         return None
     from scoreboard.net.outbox import Outbox
-    return Venue(None, conf, Outbox(root), uid or board_id() or conf['table'])
+    host = net.get('hostname') if isinstance(net, dict) else None
+    url = 'http://%s.local/' % host.lower() if isinstance(host, str) and host else None
+    v = Venue(None, conf, Outbox(root), uid or board_id() or conf['table'], url=url, log=log)
+    if v.outbox.dropped:
+        v.log('venue: the outbox could not keep %d records: not sent' % v.outbox.dropped)
+    return v

@@ -452,9 +452,11 @@ class Controller:
         hook = self.on_bank
         if hook is not None:
             try:
-                hook(g, {RED: self.names[RED], BLUE: self.names[BLUE]})
+                said = hook(g, {RED: self.names[RED], BLUE: self.names[BLUE]})
             except Exception:       # the venue's record is not worth the scoring loop
-                pass
+                said = None
+            if isinstance(said, str):   # the venue could not keep the record: `not sent N`
+                self.say(said, now)
 
     def set_aside(self, g, match=None):
         """Keep `g` as the set-aside game (with `match`, the tally before its bank, if it was
