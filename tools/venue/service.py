@@ -58,6 +58,7 @@ class Service:
         self._lock = threading.Lock()
         self.client = None
         self.subscribed = threading.Event()
+        self.night = None      # the tournaments (night.py), when the service runs them
 
     # -- messages ---------------------------------------------------------------------------
     def handle(self, topic, payload):
@@ -83,9 +84,16 @@ class Service:
         if what in ('state', 'status') and payload and key not in self.tables \
                 and len(self.tables) >= MAX_TABLES:
             raise Reject('more than %d tables' % MAX_TABLES)
+        if what == 'match':    # ours, echoed or retained from before (night.py)
+            if self.night is not None:
+                self.night.retained(venue, table, payload)
+            return
         if what == 'game':
             rec = records.game(payload, table)
-            if self.db.add_game(venue, rec, now):
+            new = self.db.add_game(venue, rec, now)
+            if self.night is not None:     # a match's result, once (a repeat changes nothing)
+                self.night.record(venue, table, rec)
+            if new:
                 self.stats['games'] += 1
                 self._count(venue, 'games')
                 log.info('game %s on %s/%s: %s %d-%d', rec['id'], venue, table,
@@ -116,12 +124,17 @@ class Service:
             self._bump()
         else:
             raise Reject('unknown topic %r' % what[:20])
+        if what != 'game' and self.night is not None:
+            self.night.tables_changed()     # a table freed, or gone offline
 
     def _count(self, venue, what):
         d = self.per_venue.get(venue)
         if d is None:
             d = self.per_venue[venue] = {'states': 0, 'games': 0}
         d[what] += 1
+
+    def bump(self):
+        self._bump()
 
     def _bump(self):
         with self.changed:
@@ -164,6 +177,8 @@ class Service:
             return
         client.subscribe('shuffleboard/%s/#' % self.venue, qos=1)
         log.info('connected, subscribed to shuffleboard/%s/#', self.venue)
+        if self.night is not None:
+            self.night.connected()
 
     def stop(self):
         if self.client is not None:
@@ -198,6 +213,8 @@ def main(argv):
     args = p.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format='%(asctime)s %(levelname)s %(message)s')
     svc = Service(SqliteStore(args.db), args.venue)
+    from venue.night import Night
+    Night(svc, args.db)
     svc.connect(*hostport(args.mqtt, 1883))
     server = web.serve(svc, *hostport(args.http, 8000))
     log.info('TV page on http://%s:%d/', *server.server_address[:2])
