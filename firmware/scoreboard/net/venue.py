@@ -138,6 +138,15 @@ class Venue:
         self._head = None
         self._tries = 0
         self._stop = False
+        # Tournament matches for this table (net/matches.py, DESIGN section 13), or None.
+        self.matches = None
+
+    def take_matches(self, link):
+        """Subscribe to this table's `match` topic on every connect and hand what comes to
+        `link` (a MatchLink), which applies it at setup; banked records carry its id."""
+        self.matches = link
+        self.client.on_message = link.offer
+        self.client.max_payload = link.max_payload
 
     def hook(self, ctl):
         """Follow this controller (again after the app was rebuilt): read its view, take its
@@ -151,19 +160,28 @@ class Venue:
     def bank(self, game, names):
         """The controller's `on_bank` hook: the record to the outbox (flash), nothing sent."""
         rid = '%s-%s' % (self.board_id, self.outbox.next_id())
-        return self.outbox.add(record(game, names, rid, self.table, self.seconds()))
+        rec = record(game, names, rid, self.table, self.seconds())
+        if self.matches is not None:
+            mid = self.matches.banked(game, names)
+            if mid is not None:
+                rec['match'] = mid
+        return self.outbox.add(rec)
 
     async def _online(self):
         c = self.client
         await c.publish(self.base + 'status', 'online', True, 1)
         for topic, payload in discovery(self.base, self.conf['venue'], self.table):
             await c.publish(topic, payload, True, 0)
+        if self.matches is not None:
+            await c.subscribe(self.matches.topic, 1)
         self.published = -1   # the state again on every reconnect
 
     async def step(self):
         """One pass while connected: the state if it changed, then the oldest record."""
         c = self.client
         ctl = self.ctl
+        if self.matches is not None and ctl is not None:
+            self.matches.poll(ctl)
         if ctl is not None and ctl.version != self.published:
             version = ctl.version
             await c.publish(self.base + 'state', json.dumps(public_view(ctl.view)), True, 0)
@@ -236,5 +254,8 @@ def from_net(net, root='', uid=None, log=None):
         return None
     if conf is None:
         return None
+    from scoreboard.net.matches import MatchLink
     from scoreboard.net.outbox import Outbox
-    return Venue(None, conf, Outbox(root), uid or board_id() or conf['table'])
+    v = Venue(None, conf, Outbox(root), uid or board_id() or conf['table'])
+    v.take_matches(MatchLink(root, v.base + 'match'))
+    return v

@@ -539,6 +539,10 @@ class Controller:
             self._pin_at = now
             self._changed()
 
+    def say(self, text, now):
+        """A message from outside the buttons (a tournament match arrived: `Ann v Bob`)."""
+        self._say(text, now)
+
     # --- view ---------------------------------------------------------------------------------
 
     def _changed(self):
