@@ -186,6 +186,18 @@ class Phone:
         self.played = []        # match ids this phone banked
         self.error = None
         self.paused = threading.Event()   # set: the players leave the table alone
+        self.last = None        # the last match seen on this table (the TV may be away)
+        self.hold = threading.Event()     # set: a match shown at setup is not started
+        self._busy = threading.Lock()     # held while a step runs
+
+    def pause(self):
+        """The players step away: returns once the step under way (if any) is over."""
+        self.paused.set()
+        with self._busy:
+            pass
+
+    def resume(self):
+        self.paused.clear()
 
     def pair(self):
         b = self.board
@@ -205,18 +217,24 @@ class Phone:
         return False
 
     def my_match(self):
-        """The match the service has on this table: (tournament view, match view) or None."""
+        """The match the service has on this table: (tournament view, match view) or None.
+        While the service cannot be reached the players remember the last one."""
         try:
             lst = get_json(self.venue_url + '/api/tournaments')['tournaments']
-            for s in lst:
-                if s['state'] != 'running':
-                    continue
-                t = get_json(self.venue_url + '/api/tournaments/%d' % s['id'])
-                for m in t['playing']:
-                    if m['table'] == self.board.table:
-                        return t, m
         except (OSError, ValueError):
-            pass
+            return self.last
+        self.last = None
+        for s in lst:
+            if s['state'] != 'running':
+                continue
+            try:
+                t = get_json(self.venue_url + '/api/tournaments/%d' % s['id'])
+            except (OSError, ValueError):
+                return None
+            for m in t['playing']:
+                if m['table'] == self.board.table:
+                    self.last = t, m
+                    return self.last
         return None
 
     def winner(self, m):
@@ -244,11 +262,15 @@ class Phone:
         if found is None:
             return
         t, m = found
+        if m['id'] in self.played:       # banked already: its result is on its way
+            return
         if v.get('names') != {'red': m['red'], 'blue': m['blue']} or v.get('game') != t['game']:
             return                       # the board does not show this match (yet)
         win = self.winner(m)
         lose = 'blue' if win == 'red' else 'red'
         if v['screen'] == 'setup':
+            if self.hold.is_set():
+                return
             status, _ = b.http('POST', '/api/press', {'button': 'OK', 'gesture': 'tap'},
                                self.token)
             if status in (401, 403):
@@ -265,7 +287,8 @@ class Phone:
     def run(self):
         while not self.stop.is_set():
             try:
-                self.step()
+                with self._busy:
+                    self.step()
             except (OSError, ValueError, KeyError, TypeError) as e:   # a board or page away
                 self.error = repr(e)
             self.stop.wait(self.pace)
