@@ -319,3 +319,18 @@ def test_the_banked_record_carries_the_match(tmp_path):
         v.outbox.remove(name)
     assert [r.get('match') for r in recs] == ['t1r1m2', None]
     assert recs[0]['names'] == {'red': 'Ann', 'blue': 'Bob'} and recs[0]['red'] == 5
+
+
+def test_a_banked_match_leaves_the_setup_screen(tmp_path):
+    ctl = Controller(0)
+    link = MatchLink(str(tmp_path), TOPIC)
+    link.offer(TOPIC, json.dumps(GOOD).encode())
+    link.poll(ctl, 0)
+    start_game(ctl, 3000)
+    ctl.act({'do': 'frame', 'red': 5, 'blue': 0}, 3100)
+    g = ctl.game
+    ctl.act({'do': 'bank'}, 3200)
+    assert link.banked(g, ctl.names) == 't1r1m2'
+    assert ctl.view['names'] == {'red': 'Ann', 'blue': 'Bob'}
+    link.poll(ctl, 3300)          # at setup: the played match's names go
+    assert ctl.screen == 'setup' and ctl.view['names'] == {'red': None, 'blue': None}

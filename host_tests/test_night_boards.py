@@ -71,7 +71,9 @@ def on_table(n, tid, table):
     return None
 
 
-def shows(b, m):
+def shows(b, m, phone):
+    if m['id'] in phone.played:          # banked: its result is on its way to the service
+        return False
     v = board_view(b) if b.alive() else None
     return v is not None and v['screen'] == 'setup' and \
         v['names'] == {'red': m['red'], 'blue': m['blue']}
@@ -82,12 +84,12 @@ def power_cut_mid_match(n, tid, i):
     boots again from its flash, the game and its match come back, the players finish it."""
     board, phone = n.boards[i], n.phones[i]
     phone.hold.set()                       # they play on, but start no new match
-    m = wait_until(lambda: (lambda m: m if m and shows(board, m) else None)(
+    m = wait_until(lambda: (lambda m: m if m and shows(board, m, phone) else None)(
         on_table(n, tid, board.table)), 60)
     assert m, 'no match reached table %s\n%s' % (board.table, diag(n))
     phone.pause()
     phone.hold.clear()
-    assert shows(board, m)                 # still at setup, nobody started it
+    assert shows(board, m, phone)                 # still at setup, nobody started it
     assert phone.token or phone.pair()
     assert board.http('POST', '/api/press', {'button': 'OK', 'gesture': 'tap'},
                       phone.token)[0] == 200
@@ -112,12 +114,12 @@ def table_offline_and_moved(n, tid, i):
     to the queue: the next free table takes it); the board comes back later."""
     board, phone = n.boards[i], n.phones[i]
     phone.hold.set()
-    m = wait_until(lambda: (lambda m: m if m and shows(board, m) else None)(
+    m = wait_until(lambda: (lambda m: m if m and shows(board, m, phone) else None)(
         on_table(n, tid, board.table)), 60)
     assert m, diag(n)
     phone.pause()
     phone.hold.clear()
-    assert shows(board, m)                 # still at setup, nobody started it
+    assert shows(board, m, phone)                 # still at setup, nobody started it
     board.kill()
     assert wait_until(lambda: n.svc.tables[('bar', board.table)]['status'] == 'offline', 15)
     assert [x for x in view(n, tid)['playing'] if x['id'] == m['id']][0]['table_online'] is False
@@ -174,15 +176,14 @@ def test_a_night_round_robin_then_single_elimination_with_faults(night):
     assert code == 201, t
     rr = t['id']
     assert len(t['matches']) == 15 and t['rounds'][0]['round'] == 1
-    assert wait_until(lambda: len(decided(n, rr)) >= 2, 90)
+    assert wait_until(lambda: len(decided(n, rr)) >= 1, 90)
     restart_service(n)
-    assert wait_until(lambda: len(decided(n, rr)) >= 4, 90)
+    moved, board, phone = table_offline_and_moved(n, rr, 2)
+    assert wait_until(lambda: moved['id'] in [m['id'] for m in decided(n, rr)], 90), diag(n)
+    come_back(board, phone)
     cut = power_cut_mid_match(n, rr, 1)
     broker_outage(n)
-    assert wait_until(lambda: cut['id'] in [m['id'] for m in decided(n, rr)], 90)
-    moved, board, phone = table_offline_and_moved(n, rr, 2)
-    assert wait_until(lambda: moved['id'] in [m['id'] for m in decided(n, rr)], 90)
-    come_back(board, phone)
+    assert wait_until(lambda: cut['id'] in [m['id'] for m in decided(n, rr)], 90), diag(n)
     assert wait_until(lambda: view(n, rr)['state'] == 'done', 180), diag(n)
     v = view(n, rr)
     assert [(r['name'], r['won'], r['lost']) for r in v['standings']] == [

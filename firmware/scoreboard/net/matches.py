@@ -98,6 +98,7 @@ class MatchLink:
         self.why = None          # the last refusal's reason
         self.changes = 0         # matches applied or cleared (tests and the console)
         self._clear = False      # an empty retained `match` waits for the setup too
+        self._wipe = False       # a match was banked: its names leave the setup screen
         self._load()
 
     # -- flash ----------------------------------------------------------------------------
@@ -156,7 +157,7 @@ class MatchLink:
     # -- on the board ---------------------------------------------------------------------
     def poll(self, ctl, now=None):
         """Apply what waits, if the board is at setup with no game in play. True if applied."""
-        if self.pending is None and not self._clear:
+        if self.pending is None and not self._clear and not self._wipe:
             return False
         if ctl.screen != 'setup' or ctl.game is not None or ctl.menu is not None:
             if self._clear and self.pending is None:
@@ -168,6 +169,16 @@ class MatchLink:
             return False
         if now is None:
             now = _ticks()
+        if self._wipe:
+            # The match is banked: its names go, so nobody takes the setup for the match still
+            # to play (the next match, when one waits, puts its own names there at once).
+            self._wipe = False
+            if self.pending is None and not self._clear:
+                try:
+                    ctl.act({'do': 'new', 'names': {}}, now)
+                except Exception:
+                    pass
+                return False
         if self._clear:
             self._clear = False
             if self.current is not None:
@@ -205,6 +216,7 @@ class MatchLink:
                 names.get('blue') != m['names']['blue']:
             return None
         self.current = None
+        self._wipe = True
         self.done.append(m['id'])
         del self.done[:-KEEP_DONE]
         self._save()
