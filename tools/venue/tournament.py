@@ -24,7 +24,8 @@ The rules, as the host's page and docs/tournaments.md say them:
   possible: it was played by someone else); while that match waits, its side is replaced.
   A correction of the score alone is always taken. Byes and forfeits are not corrected.
 - **Standings** (round robin): wins, then points difference (for minus against), then points
-  for, then sign-up order. Forfeits count as a win with no points.
+  for, then sign-up order; an entry that withdrew is listed after every other. Forfeits count
+  as a win with no points.
 """
 
 import random
@@ -392,7 +393,8 @@ class Tournament:
                     row['lost'] += 1
                 row['for'] += m['score'][side]
                 row['against'] += m['score'][other]
-        rows.sort(key=lambda r: (-r['won'], -(r['for'] - r['against']), -r['for'], r['order']))
+        rows.sort(key=lambda r: (r['withdrawn'], -r['won'], -(r['for'] - r['against']),
+                                 -r['for'], r['order']))
         for i, r in enumerate(rows):
             r['place'] = i + 1
             del r['order']
