@@ -5,6 +5,7 @@
 # seeded run here, a long one under `make fuzz`).
 import asyncio
 import json
+import os
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -20,6 +21,7 @@ from scoreboard.ui.input import PRESS
 from scoreboard.ui.keys import OK
 
 TOPIC = 'shuffleboard/bar/1/match'
+LONG = os.environ.get('HYPOTHESIS_PROFILE') == 'fuzz'    # `make fuzz`: long and random
 GOOD = {'id': 't1r1m2', 'tournament': 1, 'round': 1, 'game': 'knockoff',
         'options': {'target': 5}, 'names': {'red': 'Ann', 'blue': 'Bob'}}
 
@@ -195,7 +197,7 @@ packets = st.one_of(
               st.integers(0, 2), st.integers(1, 65535), st.booleans()))
 
 
-@settings(max_examples=150, deadline=None, derandomize=True,
+@settings(max_examples=3000 if LONG else 150, deadline=None, derandomize=not LONG,
           suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(packets, max_size=8))
 def test_fuzz_hostile_packets_never_break_the_board(pkts):
@@ -221,7 +223,7 @@ def mutate(d, key, value):
     return d
 
 
-@settings(max_examples=200, deadline=None, derandomize=True)
+@settings(max_examples=5000 if LONG else 200, deadline=None, derandomize=not LONG)
 @given(st.one_of(
     json_values.map(lambda v: json.dumps(v).encode()),
     st.builds(mutate, st.just(GOOD), st.sampled_from(list(GOOD)), json_values).map(

@@ -192,3 +192,33 @@ def test_matches_go_to_free_tables_and_results_land_once(broker, tmp_path):
     finally:
         v.stop()
     assert os.path.exists(path)
+
+
+def test_a_record_kept_just_before_a_crash_is_taken_on_the_next_start(tmp_path):
+    # The games table and the tournaments are written one after the other: a record stored
+    # by the service that then died before the tournament was saved is found on the next start.
+    path = str(tmp_path / 'v.sqlite')
+    svc = Service(SqliteStore(path), 'bar')
+    night = Night(svc, path)
+    svc.handle('shuffleboard/bar/1/status', b'online')
+    svc.handle('shuffleboard/bar/1/state', json.dumps({'screen': 'setup'}).encode())
+    t = night.create({'players': ['Ann', 'Ben'], 'start': True})
+    m = night.view(t.id)['playing'][0]
+    assert m['table'] == '1'
+    rec = {'id': 'b1-1', 'table': '1', 'game': 'knockoff', 'options': {}, 'names': {},
+           'red': 5, 'blue': 0, 'winner': 'red', 'frames': [], 'ended': 10, 'match': m['id']}
+    rec['names'] = {'red': None, 'blue': None}
+    svc.db.add_game('bar', rec, 100.0)          # stored; the service dies here
+    svc.db.close()
+    night.store.close()
+    svc = Service(SqliteStore(path), 'bar')
+    night = Night(svc, path)
+    v = night.view(t.id)
+    assert v['state'] == 'done' and v['matches'][0]['winner_name'] == 'Ann'
+    # the board sends it again (its PUBACK was lost): nothing changes
+    svc.handle('shuffleboard/bar/1/game', json.dumps(rec).encode())
+    # one result (taken on the start), one repeat
+    assert night.stats == {'results': 1, 'repeats': 1, 'refused': 0, 'published': 0}
+    assert [h['what'] for h in night.store.history(t.id)].count('result') == 1
+    svc.db.close()
+    night.store.close()
