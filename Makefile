@@ -22,7 +22,8 @@ help:
 	@echo "make pictures the display and wiring pictures, from the virtual chips and board files"
 	@echo "make mpy      compile firmware/ into build/"
 	@echo "make venue    the venue service: MQTT=host:port HTTP=host:port (VENUE_DB=file)"
-	@echo "make venue-demo  a local mosquitto, three tables and the venue service"
+	@echo "make venue-demo  a tournament night: mosquitto, the service, three simulated boards,"
+	@echo "              six players in a round robin played to the end by scripted phones"
 	@echo "make bench-venue the venue service at scale (needs mosquitto)"
 	@echo "make clean    remove build outputs"
 
@@ -138,7 +139,7 @@ venue: $(STAMP)
 	PYTHONPATH=tools $(BIN)/python -m venue --mqtt $(MQTT) --http $(HTTP) --db $(VENUE_DB)
 
 venue-demo: $(STAMP)
-	$(BIN)/python tools/venue/demo.py --http $(HTTP)
+	$(BIN)/python tools/venue/night_demo.py --http $(HTTP)
 
 # The venue at scale: many tables on one broker, the rate the service keeps, its lag and memory.
 bench-venue: $(STAMP)

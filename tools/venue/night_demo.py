@@ -16,6 +16,7 @@ tables, then it keeps the pages up until Ctrl-C (or --seconds).
 import argparse
 import json
 import os
+import random
 import shutil
 import signal
 import socket
@@ -176,8 +177,10 @@ class Phone:
     """The players of one table, with a phone paired to its board. `venue_url` is the venue
     service's page (the TV's JSON says which match is on which table)."""
 
-    def __init__(self, board, venue_url, strength, stop, pace=0.15):
+    def __init__(self, board, venue_url, strength, stop, pace=0.15, upsets=0.0):
         self.board = board
+        self.upsets = upsets     # the chance that the weaker side wins (the demo: a real night)
+        self._upset = {}
         self.venue_url = venue_url
         self.strength = list(strength)
         self.stop = stop
@@ -238,8 +241,13 @@ class Phone:
         return None
 
     def winner(self, m):
-        return 'red' if self.strength.index(m['red'].split('/')[0]) < \
+        strong = 'red' if self.strength.index(m['red'].split('/')[0]) < \
             self.strength.index(m['blue'].split('/')[0]) else 'blue'
+        if m['id'] not in self._upset:
+            self._upset[m['id']] = random.random() < self.upsets
+        if self._upset[m['id']]:
+            return 'blue' if strong == 'red' else 'red'
+        return strong
 
     def act(self, body):
         status, v = self.board.http('POST', '/api/action', body, self.token)
@@ -298,7 +306,7 @@ class Night:
     """The broker, the service (in this process), the boards and their phones."""
 
     def __init__(self, work, tables=3, http_port=0, password='host', strength=PLAYERS,
-                 pace=0.15):
+                 pace=0.15, upsets=0.0):
         self.work = work
         os.environ.setdefault('HOST_PASSWORD', password)
         self.password = os.environ['HOST_PASSWORD']
@@ -311,7 +319,8 @@ class Night:
         self.boards = [SimBoard(os.path.join(work, 'table%d' % i), str(i), self.broker.port,
                                 BOARDS[(i - 1) % len(BOARDS)]).start()
                        for i in range(1, tables + 1)]
-        self.phones = [Phone(b, self.url, strength, self.stop, pace) for b in self.boards]
+        self.phones = [Phone(b, self.url, strength, self.stop, pace, upsets)
+                       for b in self.boards]
         for p in self.phones:
             threading.Thread(target=p.run, daemon=True).start()
 
@@ -364,13 +373,17 @@ def main(argv):
     p = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     p.add_argument('--http', default='127.0.0.1:8000', help='the TV and host pages')
     p.add_argument('--seconds', type=float, default=0, help='stop after this long (0: never)')
+    p.add_argument('--pace', type=float, default=1.0,
+                   help='seconds between two things a table\'s players do (default %(default)s)')
+    p.add_argument('--upsets', type=float, default=0.3,
+                   help='the chance that the weaker player wins a match (default %(default)s)')
     args = p.parse_args(argv)
     if mosquitto_path() is None:
         print('venue-demo needs mosquitto (apt-get install mosquitto)', file=sys.stderr)
         return 2
     work = tempfile.mkdtemp(prefix='venue-night-')
     port = int(args.http.rpartition(':')[2])
-    night = Night(work, http_port=port)
+    night = Night(work, http_port=port, pace=args.pace, upsets=args.upsets)
     code, t = night.host('POST', '/api/tournaments', {
         'name': 'Demo night', 'format': 'roundrobin', 'game': 'knockoff',
         'options': {'target': 5}, 'players': list(PLAYERS), 'start': True})
