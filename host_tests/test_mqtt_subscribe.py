@@ -45,6 +45,7 @@ class ScriptBroker:
         self.grant = grant
         self.pubacks = []
         self.subscribed = []
+        self.published = []
         self.closed = asyncio.Event()
 
     async def client(self, r, w):
@@ -69,6 +70,11 @@ class ScriptBroker:
                     w.write(self.after_sub)
                 elif kind == 0x40:
                     self.pubacks.append(body[0] << 8 | body[1])
+                elif kind == 0x30:
+                    tlen = body[0] << 8 | body[1]
+                    self.published.append(body[2:2 + tlen].decode())
+                    if head & 0x06:
+                        w.write(b'\x40\x02' + body[2 + tlen:4 + tlen])
                 elif kind == 0xC0:
                     w.write(b'\xd0\x00')
                 await w.drain()
@@ -336,3 +342,32 @@ def test_a_banked_match_leaves_the_setup_screen(tmp_path):
     assert ctl.view['names'] == {'red': 'Ann', 'blue': 'Bob'}
     link.poll(ctl, 3300)          # at setup: the played match's names go
     assert ctl.screen == 'setup' and ctl.view['names'] == {'red': None, 'blue': None}
+
+
+def test_a_broker_that_refuses_the_subscription_still_gets_the_games(tmp_path):
+    # A broker whose ACL does not let this table read its `match` topic: no matches, but the
+    # board stays connected and its banked games still go out.
+    async def main():
+        broker = ScriptBroker(b'', grant=0x80)
+        server = await asyncio.start_server(broker.client, '127.0.0.1', 0)
+        port = server.sockets[0].getsockname()[1]
+        conf = venue_settings({'mqtt': {'host': '127.0.0.1', 'port': port, 'venue': 'bar',
+                                        'table': '1'}})
+        v = Venue(None, conf, Outbox(str(tmp_path)), 'b1')
+        v.take_matches(MatchLink(str(tmp_path), v.base + 'match'))
+        ctl = Controller(0)
+        v.hook(ctl)
+        task = asyncio.create_task(v.run())
+        await until(lambda: broker.subscribed)
+        start_game(ctl, 100)
+        ctl.act({'do': 'frame', 'red': 15, 'blue': 0}, 200)
+        ctl.act({'do': 'bank'}, 300)
+        await until(lambda: 'shuffleboard/bar/1/game' in broker.published)
+        v.stop()
+        await asyncio.sleep(0.1)
+        task.cancel()
+        server.close()
+        return v
+
+    v = asyncio.run(main())
+    assert v.connects == 1 and v.sent == 1 and v.matches.why == 'subscribe refused'

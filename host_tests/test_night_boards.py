@@ -199,7 +199,7 @@ def test_a_night_round_robin_then_single_elimination_with_faults(night):
     # The single elimination, five players, seeded in sign-up order: three byes.
     code, t = n.host('POST', '/api/tournaments', {
         'name': 'Knockout', 'format': 'single', 'game': 'knockoff', 'options': {'target': 5},
-        'players': ['Ann', 'Ben', 'Cat', 'Dev', 'Eve']})
+        'players': ['Ann', 'Ben', 'Cat', 'Dev', 'Eve'], 'start': False})
     assert code == 201 and t['state'] == 'signup'
     code, t = n.host('POST', '/api/tournaments/%d/start' % t['id'], {})
     assert code == 200, t

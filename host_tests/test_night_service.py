@@ -87,7 +87,7 @@ def retained(port, table):
 def test_the_host_api_is_guarded_and_bounded(broker, tmp_path, monkeypatch):
     v = Venue(broker, str(tmp_path / 'v.sqlite'))
     try:
-        body = {'name': 'Friday', 'players': ['Ann', 'Ben']}
+        body = {'name': 'Friday', 'players': ['Ann', 'Ben'], 'start': False}
         assert v.call('POST', '/api/tournaments', body, password=None)[0] == 401
         assert v.call('POST', '/api/tournaments', body, password='wrong')[0] == 401
         assert v.call('POST', '/api/tournaments', body, ctype='text/plain')[0] == 415

@@ -205,7 +205,10 @@ class Night:
                            options, doubles, body.get('draw', 'seeded'), seed, venue, tables)
             for p in players:
                 t.add_player(p)
-            if body.get('start'):
+            # With players and no `start`, the draw is made at once (an API call that names
+            # the players wants the night to begin); the host page says start: false to sign
+            # up more first.
+            if body.get('start', len(players) >= 2):
                 t.start()
             self.tournaments[t.id] = t
             self.store.save(t, 'create', {'body': body})

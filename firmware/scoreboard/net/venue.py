@@ -13,7 +13,7 @@ import asyncio
 import json
 import os
 
-from scoreboard.net.mqtt import MQTTClient, ticks_diff, ticks_ms
+from scoreboard.net.mqtt import MQTTClient, MQTTError, ticks_diff, ticks_ms
 
 
 async def _sleep_ms(ms):
@@ -173,7 +173,14 @@ class Venue:
         for topic, payload in discovery(self.base, self.conf['venue'], self.table):
             await c.publish(topic, payload, True, 0)
         if self.matches is not None:
-            await c.subscribe(self.matches.topic, 1)
+            try:
+                await c.subscribe(self.matches.topic, 1)
+            except MQTTError:
+                # Refused (a broker whose ACL has no read of `match` for this table): the
+                # board plays and reports on without matches. Lost link: raised as any other.
+                if not c.connected:
+                    raise
+                self.matches.why = 'subscribe refused'
         self.published = -1   # the state again on every reconnect
 
     async def step(self):
