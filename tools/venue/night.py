@@ -42,7 +42,8 @@ CREATE TABLE IF NOT EXISTS tournament_log (
     what TEXT NOT NULL, detail TEXT NOT NULL);
 """
 MATCH_ID = re.compile(r'^t(\d{1,9})r\d{1,3}m\d{1,4}$')
-MAX_TABLES = 50
+MAX_TABLES = 50     # tables a tournament may name
+MAX_SEEN = 5000     # retained `match` topics followed (as many as the service keeps tables)
 MAX_TITLE = 40
 
 
@@ -313,6 +314,8 @@ class Night:
         """What the broker holds on a `match` topic (ours echoed, or left from before)."""
         key = (venue, table)
         with self.lock:
+            if key not in self.seen and len(self.seen) >= MAX_SEEN:
+                return          # junk under shuffleboard/: not followed past the bound
             self.seen[key] = bytes(payload)
             if bytes(payload) != self._desired().get(key, b''):
                 self.sent.pop(key, None)    # not what it should be: publish it again
