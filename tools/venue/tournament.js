@@ -23,9 +23,10 @@
     '.tny .n { text-align: right; font-variant-numeric: tabular-nums; }',
     '.tny tr.out td { opacity: .45; text-decoration: line-through; }',
     '.tny .bracket { display: flex; gap: 1.2vw; align-items: stretch; }',
-    '.tny .round { flex: 1; display: flex; flex-direction: column; justify-content: space-around;',
-    '  gap: .5vw; }',
+    '.tny .round { flex: 1; display: flex; flex-direction: column; }',
     '.tny .round h3 { text-align: center; }',
+    '.tny .ms { flex: 1; display: flex; flex-direction: column; justify-content: space-around;',
+    '  gap: .5vw; }',
     '.tny .m { background: #262626; border-radius: .5vw; padding: .3vw .6vw; font-size: 1.5vw; }',
     '.tny .m div { display: flex; justify-content: space-between; gap: .5vw; }',
     '.tny .m .w { font-weight: bold; } .tny .m .l { opacity: .5; }',
@@ -91,12 +92,12 @@
       var n = t.rounds.length;
       t.rounds.forEach(function (r, i) {
         var label = i === n - 1 ? 'Final' : i === n - 2 ? 'Semi-finals' : 'Round ' + r.round;
-        right += '<div class="round"><h3>' + label + '</h3>';
+        right += '<div class="round"><h3>' + label + '</h3><div class="ms">';
         r.matches.forEach(function (m) {
           right += '<div class="m ' + m.state + '">' + side(m, 'red') + side(m, 'blue') +
             '</div>';
         });
-        right += '</div>';
+        right += '</div></div>';
       });
       right += '</div>';
     }
