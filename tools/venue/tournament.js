@@ -1,15 +1,17 @@
 // The TV page's tournament panel (DESIGN section 13): what plays where, what is next, and the
 // standings (round robin) or the bracket (single elimination) of the tournament under way, or of
 // the last one when none is. Its own component: the TV page loads it with one <script> line, and
-// it adds its own section (a row across the page, under the tables) and its own style. It reads
+// it adds its own section (in the tables' column, under the tables, where a TV has room; else a
+// row across the page) and its own style. It reads
 // GET /api/tournaments and /api/tournaments/<id> every few seconds; with no tournament it shows
 // nothing.
 (function () {
   'use strict';
   var EVERY = 3000;
   var css = [
-    '.tny { grid-column: 1 / -1; background: #1b1b1b; border-radius: 1vw; padding: 1vw 1.4vw;',
-    '  display: grid; grid-template-columns: 1.1fr 1.4fr; gap: 1.5vw; color: #eee; }',
+    '.tny { background: #1b1b1b; border-radius: 1vw; padding: 1vw 1.4vw; margin-top: 1vw;',
+    '  display: grid; grid-template-columns: 1fr 1.5fr; gap: 1.5vw; color: #eee; }',
+    'main > .tny { grid-column: 1 / -1; margin-top: 0; }',
     '.tny[hidden] { display: none; }',
     '.tny h2 { margin: 0 0 .5vw; font-size: 2vw; }',
     '.tny h3 { margin: .6vw 0 .3vw; font-size: 1.5vw; color: #aaa; font-weight: normal; }',
@@ -119,7 +121,9 @@
     el.className = 'tny';
     el.id = 'tournament';
     el.hidden = true;
-    (document.querySelector('main') || document.body).appendChild(el);
+    var tables = document.getElementById('tables');
+    (tables && tables.parentNode || document.querySelector('main') || document.body)
+      .appendChild(el);
     function tick() {
       get('/api/tournaments').then(function (d) {
         var list = d.tournaments.filter(function (t) { return t.state !== 'signup'; });
