@@ -166,4 +166,32 @@ def test_the_host_runs_a_night_from_the_page_and_the_tv_follows(venue):
         tv720.wait_for_selector('#tournament:not([hidden])', timeout=8000)
         assert no_sideways_scroll(tv720)
         shot(tv720, 'tv-bracket-720')
+
+        # the sign-up flow on the page: a doubles knockout, players added one by one, started
+        page.select_option('#pick', '')
+        page.wait_for_selector('#create:not([hidden])')
+        page.fill('#tname', 'Doubles')
+        page.select_option('#format', 'single')
+        page.select_option('#teams', 'doubles')
+        page.fill('#players', 'Ann\nBen\nCat')
+        page.click('#signupfirst')
+        page.wait_for_selector('#signup:not([hidden])')
+        assert page.locator('#signed span').all_inner_texts() == ['Ann', 'Ben', 'Cat']
+        page.click('#start')                     # three players: refused, said in words
+        page.wait_for_function("document.getElementById('error').textContent.length > 0")
+        assert 'even number of players' in page.inner_text('#error')
+        page.fill('#newplayer', 'Dev')
+        page.click('#addform button')
+        page.wait_for_function("document.getElementById('signed').textContent.indexOf('Dev')"
+                               " >= 0")
+        page.fill('#newplayer', 'ann')
+        page.click('#addform button')
+        page.wait_for_function("document.getElementById('error').textContent"
+                               ".indexOf('already') >= 0")
+        page.click('#start')
+        page.wait_for_selector('#running:not([hidden])')
+        t = venue.night.view(3)
+        assert t['doubles'] and t['format'] == 'single' and len(t['entries']) == 2
+        assert all('/' in e['name'] for e in t['entries'])
+        shot(page, 'host-doubles')
         browser.close()
