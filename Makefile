@@ -24,7 +24,8 @@ help:
 	@echo "make venue    the venue service: MQTT=host:port HTTP=host:port (VENUE_DB=file)"
 	@echo "              with a broker user: MQTT_USER=name, MQTT_PASSWORD in the environment"
 	@echo "make venue-broker  mosquitto.conf, passwords and ACL: VENUE=name TABLES=N (DIR=folder)"
-	@echo "make venue-demo  a local mosquitto, three tables and the venue service"
+	@echo "make venue-demo  a tournament night: mosquitto, the service, three simulated boards,"
+	@echo "              six players in a round robin played to the end by scripted phones"
 	@echo "make bench-venue the venue service at scale (needs mosquitto)"
 	@echo "make clean    remove build outputs"
 
@@ -145,7 +146,7 @@ venue-broker: $(STAMP)
 	PYTHONPATH=tools $(BIN)/python -m venue.broker --venue "$(VENUE)" --tables "$(TABLES)" --dir "$(or $(DIR),build/broker)" $(if $(BROKER_PORT),--port $(BROKER_PORT))
 
 venue-demo: $(STAMP)
-	$(BIN)/python tools/venue/demo.py --http $(HTTP)
+	PYTHONPATH=tools $(BIN)/python -m venue.night_demo --http $(HTTP)
 
 # The venue at scale: many tables on one broker, the rate the service keeps, its lag and memory.
 bench-venue: $(STAMP)

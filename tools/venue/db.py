@@ -28,6 +28,8 @@ CREATE TABLE IF NOT EXISTS games (
     PRIMARY KEY (venue, tbl, id));
 CREATE INDEX IF NOT EXISTS games_at ON games (venue, at);
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS seen (venue TEXT NOT NULL, tbl TEXT NOT NULL,
+    PRIMARY KEY (venue, tbl));
 """
 
 # Games won per named player: a side without a name is not a player (its games still count in
@@ -116,6 +118,18 @@ class SqliteStore:
         with self._lock:
             return [tuple(r) for r in
                     self._db.execute('SELECT DISTINCT venue, tbl FROM games').fetchall()]
+
+    def seen(self):
+        """(venue, table) of every table that was shown live here (online and a state, sent
+        while the service listened), banked or not: after a restart such a table is shown from
+        its retained messages, as a board that sits at setup sends nothing new."""
+        with self._lock:
+            return [tuple(r) for r in self._db.execute('SELECT venue, tbl FROM seen').fetchall()]
+
+    def remember(self, venue, table):
+        with self._lock:
+            self._db.execute('INSERT OR IGNORE INTO seen VALUES (?, ?)', (venue, table))
+            self._db.commit()
 
     def setting(self, key, make=None):
         """The value kept under `key`; without one, `make()` is kept and returned (once: a

@@ -120,11 +120,17 @@ def game(payload, table):
     ended = d.get('ended', 0)
     if type(ended) not in (int, float) or not 0 <= ended < 1e11:
         raise Reject('ended: expected seconds')
-    return {'v': d.get('v', VERSION), 'id': rid, 'table': table, 'game': d['game'],
-            'options': d.get('options', {}),
+    match = d.get('match')   # a tournament match's id (DESIGN section 13), when it was one
+    if match is not None and (not isinstance(match, str) or not 0 < len(match) <= 40):
+        raise Reject('match: expected a match id')
+    out = {'v': d.get('v', VERSION), 'id': rid, 'table': table, 'game': d['game'],
+           'options': d.get('options', {}),
             'names': _names(d.get('names')), 'red': _int(d.get('red'), 'red'),
             'blue': _int(d.get('blue'), 'blue'), 'winner': winner,
             'frames': d.get('frames', []), 'ended': ended}
+    if match is not None:
+        out['match'] = match
+    return out
 
 
 def state(payload):

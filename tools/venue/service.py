@@ -69,6 +69,9 @@ class Service:
         self.heard = collections.OrderedDict()      # said online or offline, not (yet) shown
         self.pending = collections.OrderedDict()    # only a state so far
         self.known = set(db.tables()) if hasattr(db, 'tables') else set()
+        # Tables shown live before (db.seen): shown again from their retained messages after a
+        # restart, but, unlike a table with games, given up first when the pool is full.
+        self.seen = set(db.seen()) if hasattr(db, 'seen') else set()
         self.stats = {'games': 0, 'duplicates': 0, 'rejected': 0, 'states': 0, 'dropped': 0}
         self.per_venue = {}    # venue -> {'states': n, 'games': n} received, for the bench
         self.rejects = []      # the last reasons, newest last
@@ -81,6 +84,8 @@ class Service:
         self.refused = None    # the broker's reason when it refused the connection
         self.routes = {'game': self._game, 'state': self._state, 'status': self._status}
         self.client_id = db.setting('client_id', lambda: 'venue-' + secrets.token_hex(8))
+        self.night = None      # the tournaments (night.py), when the service runs them
+        self.routes['match'] = self._match
 
     def route(self, what, fn):
         """Handle the topics `shuffleboard/<venue>/<table>/<what>` with fn (see above)."""
@@ -96,6 +101,8 @@ class Service:
             if fn is None:
                 raise Reject('unknown topic %r' % what[:20])
             fn((venue, table), payload, self.clock(), retained)
+            if what != 'game' and self.night is not None:
+                self.night.tables_changed()     # a table freed, or gone offline
         except Reject as e:
             self._reject(topic, str(e))
         except Exception as e:   # a bug must not take the service down with it
@@ -114,7 +121,10 @@ class Service:
         if rec['v'] > records.VERSION:
             log.warning('game %s on %s/%s: format %d, newer than this service (%d); kept '
                         'as read', rec['id'], venue, table, rec['v'], records.VERSION)
-        if self.db.add_game(venue, rec, now):
+        new = self.db.add_game(venue, rec, now)
+        if self.night is not None:     # a match's result, once (a repeat changes nothing)
+            self.night.record(venue, table, rec)
+        if new:
             self.stats['games'] += 1
             self._count(venue, 'games')
             log.info('game %s on %s/%s: %s %d-%d', rec['id'], venue, table,
@@ -127,6 +137,11 @@ class Service:
         else:
             self.stats['duplicates'] += 1
             log.info('game %s on %s/%s again (already kept)', rec['id'], venue, table)
+
+    def _match(self, key, payload, now, retained):
+        # ours, echoed or retained from before (night.py)
+        if self.night is not None:
+            self.night.retained(key[0], key[1], payload)
 
     def _state(self, key, payload, now, retained):
         if not payload:   # a retained state cleared: the table is gone
@@ -180,7 +195,7 @@ class Service:
         for pool in (self.tables, self.heard, self.pending):
             t = pool.pop(key, None) or t
         shown = (t['status'] is not None and t['state'] is not None
-                 and (t['live'] or key in self.known))
+                 and (t['live'] or key in self.known or key in self.seen))
         if shown and len(self.tables) >= MAX_TABLES:
             for k in self.tables:   # the least recently active table with no game here
                 if k not in self.known:
@@ -191,6 +206,9 @@ class Service:
                 shown = False
         if shown:
             self.tables[key] = t
+            if t['live'] and key not in self.seen and hasattr(self.db, 'remember'):
+                self.seen.add(key)
+                self.db.remember(*key)
         elif t['status'] is not None:
             _room(self.heard, self.stats)
             self.heard[key] = t
@@ -203,6 +221,9 @@ class Service:
         if d is None:
             d = self.per_venue[venue] = {'states': 0, 'games': 0}
         d[what] += 1
+
+    def bump(self):
+        self._bump()
 
     def _bump(self):
         with self.changed:
@@ -267,6 +288,8 @@ class Service:
         client.subscribe('shuffleboard/%s/#' % self.venue, qos=1)
         log.info('connected%s, subscribed to shuffleboard/%s/#',
                  ' (session kept)' if flags.session_present else '', self.venue)
+        if self.night is not None:
+            self.night.connected()
 
     def _on_subscribe(self, client, userdata, mid, reasons, properties):
         if any(r.is_failure for r in reasons):
@@ -331,6 +354,8 @@ def main(argv):
     if args.venue is None and args.user and args.user.endswith('-service'):
         venue = args.user[:-len('-service')]   # make venue-broker's user reads its venue only
     svc = Service(SqliteStore(args.db), venue)
+    from venue.night import Night
+    Night(svc, args.db)
     svc.connect(*hostport(args.mqtt, 1883), user=args.user, password=password)
     server = web.serve(svc, *hostport(args.http, 8000))
     log.info('TV page on http://%s:%d/', *server.server_address[:2])

@@ -8,6 +8,8 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from venue import host_api
+
 PAGE = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'tv.html')
 KEEPALIVE = 15
 MIN_GAP = 0.1   # at most ten pushes a second to a TV: a busy night is coalesced, not queued
@@ -50,7 +52,12 @@ class Handler(BaseHTTPRequestHandler):
                             subscribed=self.svc.subscribed.is_set()))
         elif path == '/api/events':
             self._events()
-        else:
+        elif not host_api.get(self, path):     # the tournaments (host_api.py)
+            self._send(404, b'{"error": "not found"}')
+
+    def do_POST(self):
+        if not host_api.post(self, self.path.split('?', 1)[0]):
+            self.close_connection = True
             self._send(404, b'{"error": "not found"}')
 
     def _events(self):

@@ -19,7 +19,7 @@ import time
 
 from scoreboard.aio import sleep_ms as _sleep_ms
 from scoreboard.net import ha
-from scoreboard.net.mqtt import MQTTClient
+from scoreboard.net.mqtt import MQTTClient, MQTTError
 from scoreboard.net.utf8 import repair
 
 FORMAT = 1   # the `v` of the `state` and `game` payloads (docs/formats.md)
@@ -148,6 +148,15 @@ class Venue:
         self._head = None
         self._tries = 0
         self._stop = False
+        # Tournament matches for this table (net/matches.py, DESIGN section 13), or None.
+        self.matches = None
+
+    def take_matches(self, link):
+        """Subscribe to this table's `match` topic on every connect and hand what comes to
+        `link` (a MatchLink), which applies it at setup; banked records carry its id."""
+        self.matches = link
+        self.client.on_message = link.offer
+        self.client.max_payload = link.max_payload
 
     def hook(self, ctl):
         """Follow this controller (again after the app was rebuilt): read its view, take its
@@ -165,6 +174,10 @@ class Venue:
         None when kept; `not sent N` (for the display) when the outbox could not keep it."""
         rid = '%s-%s' % (self.board_id, self.outbox.next_id())
         rec = record(game, names, rid, self.table, self.seconds())
+        if self.matches is not None:
+            mid = self.matches.banked(game, names)
+            if mid is not None:
+                rec['match'] = mid
         if self.outbox.add(rec, payload(rec).decode()):
             return None
         text = 'not sent %d' % self.outbox.dropped
@@ -177,6 +190,15 @@ class Venue:
         self.said = self.outbox.dropped
         await c.publish(self.base + 'status', status_text(self.said), True, 1)
         await self._discovery()
+        if self.matches is not None:
+            try:
+                await c.subscribe(self.matches.topic, 1)
+            except MQTTError:
+                # Refused (a broker whose ACL has no read of `match` for this table): the
+                # board plays and reports on without matches. Lost link: raised as any other.
+                if not c.connected:
+                    raise
+                self.matches.why = 'subscribe refused'
         self.published = -1   # the state again on every reconnect
 
     def _ha_file(self):
@@ -207,6 +229,8 @@ class Venue:
         """One pass while connected: the state if it changed, then the oldest record."""
         c = self.client
         ctl = self.ctl
+        if self.matches is not None and ctl is not None:
+            self.matches.poll(ctl)
         if ctl is not None and ctl.version != self.published:
             version = ctl.version
             await c.publish(self.base + 'state', state_payload(ctl.view), True, 0)
@@ -291,10 +315,12 @@ def from_net(net, root='', uid=None, log=None):
         return None
     if conf is None:
         return None
+    from scoreboard.net.matches import MatchLink
     from scoreboard.net.outbox import Outbox
     host = net.get('hostname') if isinstance(net, dict) else None
     url = 'http://%s.local/' % host.lower() if isinstance(host, str) and host else None
     v = Venue(None, conf, Outbox(root), uid or board_id() or conf['table'], url=url, log=log)
     if v.outbox.dropped:
         v.log('venue: the outbox could not keep %d records: not sent' % v.outbox.dropped)
+    v.take_matches(MatchLink(root, v.base + 'match'))
     return v
