@@ -19,8 +19,8 @@ def test_the_catalogue_is_the_core_s():
     assert catalogue.KINDS is core.KINDS
     assert catalogue.BUTTONS is keys.NAMES
     assert [catalogue.title(k) for k in core.KINDS] == [
-        'knock-off', 'tap and draw', 'horse collar', 'four-frame', 'practice',
-        "shove ha'penny"]
+        'Knock-off', 'Tap and draw', 'Horse collar', 'Four-frame match', 'Placement practice',
+        "Shove ha'penny"]
     table = catalogue.games()
     assert sorted(table) == sorted(core.KINDS)
     for kind in core.KINDS:

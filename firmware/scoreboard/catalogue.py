@@ -26,7 +26,7 @@ def pin_ok(pin):
 
 
 def title(kind):
-    """The game's name in words ('knock-off'), or the kind itself where its module has none.
+    """The game's name in words ('Knock-off'), or the kind itself where its module has none.
     RuleError for a kind the core does not know."""
     return _read(kind, _title)
 

@@ -67,7 +67,7 @@ def ended_in_pairs(done, length):
 
 class Game:
     KIND = ''
-    TITLE = ''         # the game's name in words ('knock-off'), for pages and the venue's TV
+    TITLE = ''         # the game's name in words ('Knock-off'), for pages and the venue's TV
     # The traits other parts read instead of comparing a game's name (scoreboard.core.traits):
     TURNS = False      # True: the sides take turns (g.turn); False: frames with a hammer
     ENTRY = 'frame'    # how points go in: 'frame' (both sides), 'turn' (the side whose turn it

@@ -7,7 +7,7 @@ from .knockoff import Knockoff
 
 class Fourframe(Knockoff):
     KIND = 'fourframe'
-    TITLE = 'four-frame'
+    TITLE = 'Four-frame match'
     FRAMES = 4
     OPTIONS: tuple = (
         ('hammer', BLUE, SIDE),

@@ -19,7 +19,7 @@ def turn_totals(hanger, corner):
 
 class Horsecollar(Game):
     KIND = 'horsecollar'
-    TITLE = 'horse collar'
+    TITLE = 'Horse collar'
     TURNS = True
     ENTRY = 'turn'     # the points of a whole turn, for the side whose turn it is
     COLLARS = True

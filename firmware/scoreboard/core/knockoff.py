@@ -29,7 +29,7 @@ def most(mask):
 
 class Knockoff(Game):
     KIND = 'knockoff'
-    TITLE = 'knock-off'
+    TITLE = 'Knock-off'
     OPTIONS: tuple = (
         ('target', 15, [1, 99]),
         ('hammer', BLUE, SIDE),

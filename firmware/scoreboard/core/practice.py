@@ -11,7 +11,7 @@ MOST = 4           # a hanger, the most one weight scores
 
 class Practice(Game):
     KIND = 'practice'
-    TITLE = 'practice'
+    TITLE = 'Placement practice'
     TURNS = True
     ENTRY = 'shot'     # one weight at a time, for the side whose turn it is
     FRAMES = 2

@@ -11,7 +11,7 @@ COINS = 5          # coins a player shoves in one turn
 
 class Shovehapenny(Game):
     KIND = 'shovehapenny'
-    TITLE = "shove ha'penny"
+    TITLE = "Shove ha'penny"
     TURNS = True
     ENTRY = 'bed'      # a coin in a bed, for the side whose turn it is; the turn is ended
     OPTIONS: tuple = (

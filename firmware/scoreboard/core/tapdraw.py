@@ -9,7 +9,7 @@ from .knockoff import Knockoff
 
 class Tapdraw(Knockoff):
     KIND = 'tapdraw'
-    TITLE = 'tap and draw'
+    TITLE = 'Tap and draw'
     OPTIONS: tuple = (
         ('scoring', 'owner', ('owner', 'leader')),
         ('target', 15, [1, 99]),
