@@ -33,7 +33,7 @@ _HALF = ticks.PERIOD // 2
 
 
 class App:
-    def __init__(self, board, store, now, safe=False, us=None):
+    def __init__(self, board, store, now, safe=False, us=None, clock=None):
         self.buttons = Buttons.from_board(board, NAMES)
         self.store = store
         self.wdt = None
@@ -62,8 +62,12 @@ class App:
         self._level = -1
         self._on = True
         self._lamp = self._lamp_test()
-        self._lamp_end = ticks.add(now, LAMP_MS)
-        self.draw(now)
+        # The second of the lamp test counts from the moment the displays lit, read from the
+        # clock when one is given: loading the saved game and building the drivers took time
+        # since `now` was read.
+        lit = now if clock is None else clock()
+        self._lamp_end = ticks.add(lit, LAMP_MS)
+        self.draw(lit)
 
     @property
     def idle(self):
@@ -217,9 +221,13 @@ class App:
         # the heap goes on the C stack instead, and any real allocation in a layout or driver
         # raises MemoryError at once (the tests run every layout this way) instead of
         # fragmenting the heap of a board that runs for months.
+        # The unlock is in a `finally`: a KeyboardInterrupt (mpremote's Ctrl-C) is no
+        # Exception, and a heap left locked is a fatal error on the chip.
         heap_lock()
-        err = self._show_all(view, phase)
-        heap_unlock()
+        try:
+            err = self._show_all(view, phase)
+        finally:
+            heap_unlock()
         if err is not None:
             raise err
 
@@ -253,6 +261,12 @@ def main(board=None, root='', clock=None, sleep_ms=None, lightsleep=None):
     a board whose USB or network must stay up while it waits)."""
     import time
     from .store import Store
+    try:
+        import micropython
+        # an exception in an IRQ handler (the buttons', the remotes') then shows its traceback
+        micropython.alloc_emergency_exception_buf(100)
+    except (ImportError, AttributeError):
+        pass
     if board is None:
         import board
     if getattr(board, 'NETWORK', None) == 'wlan':
@@ -272,7 +286,7 @@ def main(board=None, root='', clock=None, sleep_ms=None, lightsleep=None):
     safe = False
     while True:
         try:
-            app = App(board, store, clock(), safe=safe)
+            app = App(board, store, clock(), safe=safe, clock=clock)
             while True:
                 app.step(clock())
                 ms = app.pause(clock())

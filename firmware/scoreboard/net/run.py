@@ -77,7 +77,8 @@ class Runner:
     # --- the scoring side ----------------------------------------------------------------
 
     def boot(self):
-        self.app = appmod.App(self.board, self.store, self.clock(), safe=self._safe)
+        self.app = appmod.App(self.board, self.store, self.clock(), safe=self._safe,
+                              clock=self.clock)
         self._hook(self.app.ctl)
         if self.pairing.pin is not None:      # rebuilt after a fault: the PIN stays shown
             self._show_pin(self.pairing.pin, self.clock())
