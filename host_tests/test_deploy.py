@@ -19,6 +19,7 @@ serial = pytest.importorskip('serial')
 
 SUMMARY = re.compile(r'wrote (\d+) files?, removed (\d+), (\d+) unchanged')
 DEFAULT_BOARD = 'pico_tm1637'   # the Makefile's default BOARD
+TOP = len(deploy.KEEP_SOURCE) + 1  # main.py, boot.py, wdtfeed.py (source) and board.py
 
 PLACEHOLDER_MAIN = 'from scoreboard import app\napp.main()\n'
 PLACEHOLDER_APP = '''\
@@ -144,7 +145,7 @@ def test_deploy_to_virtual_board(tree, tmp_path):
         board_src = tree['boards'] / (tree['board'] + '.py')
         assert (flash / 'board.py').read_bytes() == board_src.read_bytes()
         assert (flash / 'notes.txt').read_text() == 'my notes'
-        assert (wrote, removed, unchanged) == (len(package) + len(lib) + 2, 3, 0)
+        assert (wrote, removed, unchanged) == (len(package) + len(lib) + TOP, 3, 0)
         assert not any(f.startswith('.vboard') for f in files)
 
         # The reset started main.py: the firmware runs. `resume` takes the REPL without a soft
@@ -172,7 +173,7 @@ def test_deploy_to_virtual_board(tree, tmp_path):
         t0 = time.monotonic()
         r = make_deploy(tree, vb.path)
         log.append(('unchanged', *counts(r)[:2], time.monotonic() - t0))
-        assert counts(r) == (0, 0, len(package) + len(lib) + 2)
+        assert counts(r) == (0, 0, len(package) + len(lib) + TOP)
 
         # One module edited, one added: exactly those two are written.
         edited = tree['src'] / 'scoreboard' / 'app.py'
@@ -181,13 +182,13 @@ def test_deploy_to_virtual_board(tree, tmp_path):
         t0 = time.monotonic()
         r = make_deploy(tree, vb.path)
         log.append(('two changed', *counts(r)[:2], time.monotonic() - t0))
-        assert counts(r) == (2, 0, len(package) + len(lib) + 1)
+        assert counts(r) == (2, 0, len(package) + len(lib) + TOP - 1)
         assert (flash / 'scoreboard' / 'zz_extra.mpy').exists()
 
         # A module deleted: its .mpy goes from the board, nothing is written.
         (tree['src'] / 'scoreboard' / 'zz_extra.py').unlink()
         r = make_deploy(tree, vb.path)
-        assert counts(r) == (0, 1, len(package) + len(lib) + 2)
+        assert counts(r) == (0, 1, len(package) + len(lib) + TOP)
         assert not (flash / 'scoreboard' / 'zz_extra.mpy').exists()
         assert (flash / 'notes.txt').exists() and (flash / 'scoreboard' / 'settings.json').exists()
         r = mpremote(vb.path, 'exec', 'import scoreboard.app as a; print(a._DEPLOY_TEST)')

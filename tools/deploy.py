@@ -42,7 +42,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, '.venv', 'bin')
 PACKAGE = 'scoreboard'          # the firmware package: /scoreboard on the board is ours
-KEEP_SOURCE = ('main.py',)      # top-level files that go on the board as source
+KEEP_SOURCE = ('main.py', 'boot.py', 'wdtfeed.py')   # top-level files, as source
 # Files of the package that are no code, read on the board as they are: they go on the flash
 # beside the .mpy modules (a frozen firmware cannot carry them: manifest.py says where then).
 DATA = ('.html',)
@@ -307,7 +307,8 @@ def mpremote(port, args, timeout, verbose=False):
 def device_state(port, timeout, verbose=False):
     """{path: (size, sha256 hex or None)} of our files on the board; folders have size -1."""
     # /lib too: the vendored libraries go there (only files under /scoreboard are ever removed).
-    roots = ['/main.py', '/main.mpy', '/board.py', '/board.mpy', '/' + PACKAGE, '/' + LIB]
+    roots = ['/' + k for k in KEEP_SOURCE] + ['/main.mpy', '/board.py', '/board.mpy',
+                                              '/' + PACKAGE, '/' + LIB]
     script = STATE_SCRIPT % (MARK, MARK, roots)
     out = mpremote(port, ['exec', script], timeout, verbose)
     state = {}

@@ -40,6 +40,7 @@ class App:
         if getattr(board, 'WATCHDOG_MS', 0):
             from machine import WDT
             self.wdt = WDT(timeout=board.WATCHDOG_MS)
+            _feeder().stop()        # the loop feeds it from now on (a USB session had it)
         if safe:
             self.ctl = Controller(now, store=store, message='safe mode', sticky=True)
         else:
@@ -253,6 +254,31 @@ class App:
         for d in self.displays:
             d.power(on)
 
+def _feeder():
+    # wdtfeed.py lives beside main.py, outside the app folders (a stand-in where it is not).
+    try:
+        import wdtfeed
+    except ImportError:
+        class wdtfeed:  # type: ignore[no-redef]
+            @staticmethod
+            def stop():
+                pass
+
+            @staticmethod
+            def start(wdt):
+                pass
+    return wdtfeed
+
+
+def usb_session(board):
+    """A KeyboardInterrupt (mpremote's Ctrl-C) ended the loop: a person has the board over
+    USB. The watchdog, which cannot be stopped, is fed for a bounded time meanwhile."""
+    ms = getattr(board, 'WATCHDOG_MS', 0)
+    if ms:
+        from machine import WDT
+        _feeder().start(WDT(timeout=ms))
+
+
 def main(board=None, root='', clock=None, sleep_ms=None, lightsleep=None):
     """Run the scoreboard for ever. A fault restarts the loop and is logged; three within a
     minute start the safe screen, which still lets the players begin a new game. While idle
@@ -271,7 +297,11 @@ def main(board=None, root='', clock=None, sleep_ms=None, lightsleep=None):
         import board
     if getattr(board, 'NETWORK', None) == 'wlan':
         from .net import run        # a Wi-Fi board: the same loop as an asyncio task (section 10)
-        return run.main(board, root, clock)
+        try:
+            return run.main(board, root, clock)
+        except KeyboardInterrupt:
+            usb_session(board)
+            raise
     if clock is None:
         def clock():
             return ticks.mask(time.ticks_ms())
@@ -295,6 +325,7 @@ def main(board=None, root='', clock=None, sleep_ms=None, lightsleep=None):
                 else:
                     sleep_ms(ms)
         except KeyboardInterrupt:
+            usb_session(board)
             raise
         except Exception as e:
             now = clock()
