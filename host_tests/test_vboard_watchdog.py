@@ -53,7 +53,7 @@ def test_a_watchdog_not_fed_resets_the_board_and_keeps_its_first_timeout(tmp_pat
         # RAM lost, flash kept: main.py counted its boots on the flash, each one after the
         # first says the watchdog reset it
         boots = int((flash / 'boots').read_text())
-        assert boots >= 3
+        assert boots >= 2
         causes = (flash / 'causes').read_text().split()
         assert causes[0] == '1' and set(causes[1:]) == {'3'}, causes
     finally:

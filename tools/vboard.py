@@ -19,7 +19,13 @@ before main.py starts. What the firmware shows can be read back while it runs:
 
     mpremote connect /dev/pts/N resume exec "import vboard_chips; print(vboard_chips.picture())"
 
-VBOARD_DEBUG=1 in the environment traces the REPL traffic on stderr.
+VBOARD_DEBUG=1 in the environment traces the REPL traffic on stderr. VBOARD_CUT=FILE cuts the
+power at a write: FILE holds how many more files may be opened for writing on the flash
+(repl_agent.PowerCut); at the last one vboard exits at once, as a board whose power fails.
+
+The board's watchdog (machine.WDT) is the RP2040's and lives here: the agent reports every start
+and feed; a feed that is late resets the board (the link drops, main.py runs again,
+reset_cause() says WDT_RESET); a soft reset does not stop it, a hard reset does.
 """
 import argparse
 import ctypes
@@ -340,6 +346,10 @@ class VBoard:
         if kind in (b'W', b'F'):    # the watchdog started, fed (from any thread)
             self.on_watchdog(kind, payload)
             return
+        if kind == b'P':            # VBOARD_CUT: the power fails (repl_agent.PowerCut)
+            print('vboard: power cut', file=self.log, flush=True)
+            self.child.proc.kill()
+            os._exit(0)
         self.trace('frame %s %d bytes, ctx %s', kind, len(payload), self.ctx)
         child = self.child
         if kind in (b'K', b'A'):

@@ -33,7 +33,7 @@ _HALF = ticks.PERIOD // 2
 
 
 class App:
-    def __init__(self, board, store, now, safe=False, us=None, clock=None):
+    def __init__(self, board, store, now, safe=False, us=None, clock=None, note=None):
         self.buttons = Buttons.from_board(board, NAMES)
         self.store = store
         self.wdt = None
@@ -46,7 +46,10 @@ class App:
         else:
             # The store falls back to the other slot when check() finds the newest unusable.
             saved = store.load(check)
-            self.ctl = Controller(now, store=store, saved=saved, message=store.message)
+            # note: a message of the start-up's own (`update undone`), kept until a press
+            msg = store.message
+            self.ctl = Controller(now, store=store, saved=saved, message=msg or note,
+                                  sticky=msg is None and note is not None)
         self.input = Input(self.ctl)
         self._parts(board, us)
         self.wake = Wake()      # a press while the loop sleeps or skips its scans is latched
@@ -254,6 +257,36 @@ class App:
         for d in self.displays:
             d.power(on)
 
+trial = None    # the Trial of this boot (net/run.py's fault handler counts its faults too)
+current = None  # the App that runs (over USB: `import scoreboard.app as a; a.current.ctl.view`)
+
+
+def _running(app):
+    global current
+    current = app
+
+
+def _trial(root, now):
+    global trial
+    from .trial import Trial
+    trial = Trial(root, now)
+    return trial
+
+
+def trial_fault(now):
+    if trial is not None:
+        trial.fault(now)
+
+
+def take_note():
+    """The start-up's message for the first App of this boot (`update undone`), once."""
+    if trial is None or trial.note is None:
+        return None
+    n = trial.note
+    trial.note = None
+    return n
+
+
 def _feeder():
     # wdtfeed.py lives beside main.py, outside the app folders (a stand-in where it is not).
     try:
@@ -297,6 +330,7 @@ def main(board=None, root='', clock=None, sleep_ms=None, lightsleep=None):
         import board
     if getattr(board, 'NETWORK', None) == 'wlan':
         from .net import run        # a Wi-Fi board: the same loop as an asyncio task (section 10)
+        _trial(root, (clock or run.real_clock())())
         try:
             return run.main(board, root, clock)
         except KeyboardInterrupt:
@@ -314,11 +348,17 @@ def main(board=None, root='', clock=None, sleep_ms=None, lightsleep=None):
     store = Store(root)
     crashes = []
     safe = False
+    trial = _trial(root, clock())
+    note = take_note()
     while True:
         try:
-            app = App(board, store, clock(), safe=safe, clock=clock)
+            app = App(board, store, clock(), safe=safe, clock=clock, note=note)
+            _running(app)
+            note = None
             while True:
                 app.step(clock())
+                if trial.on and trial.due(clock()):
+                    trial.commit()      # it ran TRIAL_MS: the new version stays
                 ms = app.pause(clock())
                 if ms > LOOP_MS:
                     idle_sleep(ms)
@@ -331,6 +371,7 @@ def main(board=None, root='', clock=None, sleep_ms=None, lightsleep=None):
             now = clock()
             from .faultlog import FaultLog, exc_text   # loaded only when something went wrong
             FaultLog(root).write('%d %s' % (now, exc_text(e)))
+            trial.fault(now)        # on trial: the third fault goes back to the old version
             crashes = [t for t in crashes if ticks.diff(now, t) < CRASH_WINDOW_MS]
             crashes.append(now)
             if len(crashes) >= CRASHES_FOR_SAFE:

@@ -43,12 +43,32 @@ DEBUG = bool(os.getenv('VBOARD_AGENT_DEBUG'))
 KBD_TRACE = b'Traceback (most recent call last):\nKeyboardInterrupt: \n'
 
 
+class PowerCut:
+    """VBOARD_CUT=FILE: the power fails at a write. FILE (on the host) holds how many files may
+    still be opened for writing on the flash; the open that finds it at 1 is the last thing the
+    board does: the file is created (or emptied), the host is told (frame b'P') and the board
+    is gone. The count is kept in FILE, so it runs on across soft resets (new agents)."""
+
+    def __init__(self, path):
+        d, _, name = path.rpartition('/')
+        self.name = '/' + name
+        self.fs = vfs.VfsPosix(d or '.')
+
+    def tick(self):
+        with self.fs.open(self.name, 'r') as f:
+            left = int(f.read().strip() or '0')
+        with self.fs.open(self.name, 'w') as f:
+            f.write(str(left - 1))
+        return left == 1
+
+
 class RootFS:
     """The flash folder at '/', plus the host's stand-in modules at /.vboard (unlisted)."""
 
-    def __init__(self, flash, virtual):
+    def __init__(self, flash, virtual, cut=None):
         self.flash = vfs.VfsPosix(flash)
         self.virtual = vfs.VfsPosix(virtual)
+        self.cut = PowerCut(cut) if cut else None
 
     def _pick(self, path):
         if path == HIDDEN or path.startswith(HIDDEN + '/'):
@@ -109,9 +129,17 @@ class RootFS:
 
     def open(self, path, mode):
         fs, p = self._pick(path)
-        if fs is self.virtual and ('w' in mode or 'a' in mode or '+' in mode):
+        writing = 'w' in mode or 'a' in mode or '+' in mode
+        if fs is self.virtual and writing:
             raise OSError(30)  # EROFS
-        return fs.open(p, mode)
+        f = fs.open(p, mode)
+        if writing and self.cut is not None and self.cut.tick():
+            f.close()
+            sys.stdout.buffer.write(FRAME + b'P' + b'%08x' % 0)
+            import time
+            while True:         # the power is gone: nothing more happens here
+                time.sleep(1)
+        return f
 
 
 def attach_chips():
@@ -333,7 +361,7 @@ def main():
     cause = int(sys.argv[5]) if len(sys.argv) > 5 else 1
     wdt_ms = int(sys.argv[6]) if len(sys.argv) > 6 else 0
     vfs.umount('/')
-    vfs.mount(RootFS(flash, virtual), '/')
+    vfs.mount(RootFS(flash, virtual, os.getenv('VBOARD_CUT')), '/')
     os.chdir('/')
     sys.path[:] = ['', '.frozen', '/lib', HIDDEN]
     sys.argv[:] = []

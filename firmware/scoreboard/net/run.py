@@ -78,7 +78,7 @@ class Runner:
 
     def boot(self):
         self.app = appmod.App(self.board, self.store, self.clock(), safe=self._safe,
-                              clock=self.clock)
+                              clock=self.clock, note=appmod.take_note())
         self._hook(self.app.ctl)
         if self.pairing.pin is not None:      # rebuilt after a fault: the PIN stays shown
             self._show_pin(self.pairing.pin, self.clock())
@@ -113,6 +113,7 @@ class Runner:
         now = self.clock()
         from ..faultlog import FaultLog, exc_text
         FaultLog(self.root).write('%d %s' % (now, exc_text(e)))
+        appmod.trial_fault(now)     # a version on trial: the third fault rolls it back
         crashes = [t for t in self._crashes if ticks.diff(now, t) < appmod.CRASH_WINDOW_MS]
         crashes.append(now)
         if len(crashes) >= appmod.CRASHES_FOR_SAFE:
