@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 BOARD ?= pico_tm1637
 
 .PHONY: help test test-cpython test-micropython compile-check sim bench fuzz lint mpy deploy clean \
-	pictures vboard venue venue-demo bench-venue
+	pictures vboard venue venue-demo bench-venue package ota
 
 # `make` alone lists the commands.
 help:
@@ -143,3 +143,13 @@ venue-demo: $(STAMP)
 # The venue at scale: many tables on one broker, the rate the service keeps, its lag and memory.
 bench-venue: $(STAMP)
 	$(BIN)/python tools/bench_venue.py
+
+# -- Updates (DESIGN section 12; docs/flashing.md) -----------------------------------------------
+# `make package`: build/package/ (the .mpy files, the loader, the board files, manifest.json
+# signed with the update key in ~/.config/scoreboard/update.key, package.json for mip, and
+# update.bin for an update over Wi-Fi). `make ota HOST=ip[:port] TOKEN=...`: send it to a board.
+package: $(STAMP)
+	@$(BIN)/python tools/package.py package
+
+ota: $(STAMP)
+	@$(BIN)/python tools/package.py ota --host $(HOST) $(if $(TOKEN),--token $(TOKEN))
