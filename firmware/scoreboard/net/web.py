@@ -38,6 +38,8 @@ REASONS = {200: 'OK', 202: 'Accepted', 400: 'Bad Request', 401: 'Unauthorized',
            413: 'Payload Too Large', 429: 'Too Many Requests', 431: 'Header Fields Too Large',
            500: 'Internal Server Error', 501: 'Not Implemented', 503: 'Service Unavailable'}
 
+STREAMED = ('/api/update',)  # routes whose handler streams its own body (net/update.py)
+
 Request.max_content_length = MAX_BODY
 Request.max_body_length = MAX_BODY
 
@@ -273,7 +275,10 @@ async def read_request(app, reader, writer):
         if not cl or not cl.isdigit() or len(cl) > 7:
             raise HTTPError(400, 'bad Content-Length')
         length = int(cl)
-    if length > MAX_BODY:
+    streamed = url in STREAMED and method == 'POST'
+    if streamed:
+        length = len(rest)      # its handler reads the body as it comes (net/update.py)
+    elif length > MAX_BODY:
         raise HTTPError(413, 'body over %d bytes' % MAX_BODY)
     while len(rest) < length:
         chunk = await reader.read(length - len(rest))
@@ -286,6 +291,8 @@ async def read_request(app, reader, writer):
                       sock=(reader, writer))
     except Exception:     # a query string microdot cannot decode, say
         raise HTTPError(400, 'bad request')
+    if streamed:
+        req.max_content_length = 1 << 30   # its handler knows the flash's room
     return req
 
 
@@ -638,6 +645,9 @@ def make_app(remote):
         except ValueError as e:
             return refuse(400, str(e))
         return html('joining_page', wifi)
+
+    from .update import register    # GET /api/version, POST /api/update (DESIGN section 12)
+    register(app, remote, authorised, reply, refuse)
 
     @app.errorhandler(404)
     async def not_found(req):
