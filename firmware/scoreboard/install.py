@@ -14,12 +14,12 @@ import os
 STAGING = 'app_new'
 
 
-def _same(a, b):
-    import apps
+def _read(p):
     try:
-        return apps.sha256(a) == apps.sha256(b)
+        with open(p, 'rb') as f:
+            return f.read()
     except OSError:
-        return False
+        return None
 
 
 def run(staging=STAGING, root=''):
@@ -59,14 +59,21 @@ def _names(d):
 
 
 def _place(src, dst):
+    """A loader file written whole at the top (apps.py may not be there yet: no import)."""
+    data = _read(src)
+    if data is None or data == _read(dst):
+        return False
+    tmp = dst + '.new'
+    with open(tmp, 'wb') as f:
+        f.write(data)
     try:
-        os.stat(dst)
-        if _same(src, dst):
-            return False
+        os.rename(tmp, dst)
     except OSError:
-        pass
-    import apps
-    apps.place(src, dst)
+        try:
+            os.remove(dst)
+        except OSError:
+            pass
+        os.rename(tmp, dst)
     return True
 
 
