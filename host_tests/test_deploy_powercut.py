@@ -1,11 +1,12 @@
 # The power cut at every file of a deploy (DESIGN section 12): the pty board (tools/vboard.py)
 # runs version 1 of the firmware with a saved game; version 2 changes every file; its deploy is
 # cut at the first file it opens for writing, then at the second, ... up to the last (and the
-# pointer's writes at the first boots of the new version). After each cut the power comes back
-# and the board boots: it runs the whole of version 1 or the whole of version 2 (every module it
-# loaded from the folder the pointer names, every file of that folder as its manifest says),
-# never a mix, and the saved game is there. Then two deploys in a row with every file changed,
-# with the watchdog running, both complete.
+# pointer's writes at the first boots of the new version): every one with SWEEP=long (make
+# fuzz), a sample of them and every one around the switch in make test. After each cut the
+# power comes back and the board boots: it runs the whole of version 1 or the whole of
+# version 2 (every module it loaded from the folder the pointer names, every file of that
+# folder as its manifest says), never a mix, and the saved game is there. Then two deploys in
+# a row with every file changed, with the watchdog running, both complete.
 import json
 import os
 import shutil
@@ -102,6 +103,27 @@ def flash_report(flash):
     return '\n'.join(out)
 
 
+STRIDE = 6
+TAIL = 8
+
+
+def writes(tree, tmp_path, snapshot, flash):  # noqa: F811
+    """How many files the whole deploy (and the first boot after it) opens for writing."""
+    shutil.rmtree(flash)
+    shutil.copytree(snapshot, flash)
+    counter = tmp_path / 'count'
+    big = 100000
+    counter.write_text(str(big))
+    vb = VBoardProcess(flash, env={'VBOARD_CUT': str(counter)})
+    try:
+        deploy.deploy(BOARD, vb.path, src=str(tree['src']), out=str(tmp_path / 'b2'),
+                      boards_dir=str(tree['boards']))
+        time.sleep(4)
+    finally:
+        vb.stop()
+    return big - int(counter.read_text())
+
+
 def build_version(tree, out):  # noqa: F811
     made = deploy.build(str(tree['src']), str(out))
     return deploy.make_manifest(deploy.package_files(made))['version']
@@ -128,12 +150,16 @@ def test_a_power_cut_at_each_write_of_a_deploy_leaves_one_whole_version(tree, tm
     v2 = build_version(tree, tmp_path / 'b2')
     assert v2 != v1['version']
 
+    # Every write with SWEEP=long (make fuzz: about 80 cuts, 15 minutes on a loaded machine);
+    # in make test every STRIDE-th, and each of the last writes, where the switch happens.
+    every = os.environ.get('SWEEP') == 'long'
+    total = writes(tree, tmp_path, snapshot, flash)
+    cuts = [k for k in range(1, total + 2)
+            if every or k % STRIDE == 1 or k > total - TAIL]
     counter = tmp_path / 'cut'
     seen = {}
-    k = 0
     t0 = time.monotonic()
-    while True:
-        k += 1
+    for k in cuts:
         shutil.rmtree(flash)
         shutil.copytree(snapshot, flash)
         counter.write_text(str(k))
@@ -163,13 +189,12 @@ def test_a_power_cut_at_each_write_of_a_deploy_leaves_one_whole_version(tree, tm
         assert got['mods'] and all(m.startswith(prefix) for m in got['mods']), (k, got)
         assert got['game'] == game, (k, got)
         seen[k] = 'v1' if got['version'] == v1['version'] else 'v2'
-        if not cut:
-            break           # the whole deploy (and the boots after it) went through
-    print('power cut at each of %d writes in %.0fs: %s' % (
-        k - 1, time.monotonic() - t0, ''.join('1' if seen[i] == 'v1' else '2'
-                                              for i in sorted(seen))))
-    assert k > 70           # every file of the package was a cut point
-    assert seen[1] == 'v1' and seen[k] == 'v2'
+        assert cut or k > total, (k, total)
+    print('power cut at %d of %d writes in %.0fs: %s' % (
+        len(cuts) - 1, total, time.monotonic() - t0,
+        ''.join('1' if seen[i] == 'v1' else '2' for i in sorted(seen))))
+    assert total > 70           # every file of the package is a cut point
+    assert seen[1] == 'v1' and seen[cuts[-1]] == 'v2'
     # once the new version runs, it stays: no cut goes back to a mix or to the old one
     order = [seen[i] for i in sorted(seen)]
     assert order == sorted(order), order
