@@ -192,3 +192,22 @@ def test_a_bad_update_rolls_back_by_itself(board, monkeypatch, tmp_path):
     log = (flash / 'log.txt').read_text()
     assert 'update undone: %s (3 faults)' % board['v2'] in log, log
     assert apps.read(str(flash))['undone'] is None
+
+
+def test_a_wifi_board_ends_the_trial_once_the_version_has_run_long_enough(board, monkeypatch):
+    from scoreboard import app as appmod
+    from scoreboard.trial import Trial
+    flash = str(board['flash'])
+    shutil.copytree(os.path.join(flash, 'app_a'), os.path.join(flash, 'app_b'))
+    apps.switch('b', flash)
+    assert apps.read(flash)['trial']
+    monkeypatch.setattr(apps, 'TRIAL_MS', 400)
+    monkeypatch.setattr(appmod, 'trial', Trial(flash, nh.now_ms() & 0x1FFFFFFF))
+
+    async def check(h):
+        await nh.sleep_ms(100)
+        assert apps.read(flash)['trial']            # not yet
+        await nh.until(lambda: not apps.read(flash)['trial'], 5000, 'the trial never ended')
+
+    nh.run(check, board='wlan_bare', flash=flash)
+    assert apps.read(flash)['run'] == 'b'

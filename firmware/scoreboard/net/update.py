@@ -211,9 +211,23 @@ async def _restart():
     machine.reset()
 
 
+async def _commit_later(trial, now):
+    # A Wi-Fi board's loop is the runner's: the trial of a new version ends here once it has
+    # run TRIAL_MS (app.main ends it on the other boards).
+    while trial.on:
+        if trial.due(now()):
+            trial.commit()
+            return
+        await sleep_ms(1000)
+
+
 def register(app, remote, authorised, reply, refuse):
-    """The routes, on web.py's app (make_app calls this)."""
+    """The routes, on web.py's app (make_app calls this), and the end of a trial."""
     root = getattr(remote, 'root', '')
+    from .. import app as appmod
+    trial = appmod.trial
+    if trial is not None and trial.on and hasattr(remote, 'now'):
+        asyncio.create_task(_commit_later(trial, remote.now))
 
     @app.route('/api/version')
     async def version(req):
