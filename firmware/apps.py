@@ -172,10 +172,33 @@ def said(root=''):
 
 
 def _reset_cause():
+    """machine.reset_cause(), where a reset the firmware asked for (machine.reset(), mpremote
+    reset) is not taken for the watchdog: on the RP2040 both report WDT_RESET, and the Pico
+    SDK tells them apart by SCRATCH4 (its magic there: the watchdog really timed out)."""
     try:
         import machine
-        return machine.reset_cause()
+        cause = machine.reset_cause()
     except (ImportError, AttributeError):
+        return None
+    if cause == WDT_RESET and _mcu() == 'rp2' and hasattr(machine, 'mem32'):
+        scratch4 = RP2040_SCRATCH4
+        if 'RP2350' in getattr(sys.implementation, '_machine', ''):
+            scratch4 = RP2350_SCRATCH4
+        if machine.mem32[scratch4] != NON_REBOOT_MAGIC:
+            return None     # machine.reset(): not the version's fault
+    return cause
+
+
+RP2040_SCRATCH4 = 0x4005801C    # the watchdog's SCRATCH4 (base 0x40058000 + 0x1c)
+RP2350_SCRATCH4 = 0x400D801C
+NON_REBOOT_MAGIC = 0x6AB73121   # the Pico SDK's watchdog_enable() puts it there
+
+
+def _mcu():
+    try:
+        import board
+        return getattr(board, 'MCU', None)
+    except Exception:
         return None
 
 

@@ -179,3 +179,26 @@ def test_sixty_seconds_of_running_end_the_trial():
     assert not apps.read(root)['trial']
     t.fault(61000)                  # after the trial: a fault is only a fault
     assert apps.read(root)['run'] == 'b'
+
+
+def test_on_the_rp2040_machine_reset_is_not_taken_for_the_watchdog():
+    class Board:
+        MCU = 'rp2'
+    sys.modules['board'] = Board
+    try:
+        machine.set_reset_cause(machine.WDT_RESET)          # the watchdog timed out
+        assert apps._reset_cause() == machine.WDT_RESET
+        machine.set_reset_cause(machine.WDT_RESET, scratch4=0)   # machine.reset() on rp2
+        assert apps._reset_cause() is None
+        root = two_versions('rp2reset')
+        before = list(sys.path)
+        try:
+            apps.enter(root)                                # the deploy's reset
+            assert apps.enter(root)['run'] == 'b'           # mpremote reset: still on trial
+            machine.set_reset_cause(machine.WDT_RESET)
+            assert apps.enter(root)['run'] == 'a'           # the watchdog: back
+        finally:
+            sys.path[:] = before
+    finally:
+        sys.modules.pop('board', None)
+        machine.reset_all()

@@ -118,12 +118,12 @@ def drive(id, level):
 def reset_all(cause=None):
     """Forget every wire, bus, timer and the watchdog's state: a power cut of the whole
     virtual board (cause: what reset_cause() says next, PWRON_RESET by default)."""
-    global _wdt, _cause
+    global _wdt
     _lines.clear()
     _buses.clear()
     _timers[:] = []
     _wdt = _Watchdog()
-    _cause = PWRON_RESET if cause is None else cause
+    set_reset_cause(PWRON_RESET if cause is None else cause)
     for fn in resets:
         fn()
 
@@ -347,13 +347,19 @@ def watchdog():
 
 
 class _Mem32:
-    """machine.mem32, for the one register the firmware reads: the RP2040 watchdog's CTRL
-    (bit 30, ENABLE, set while the watchdog runs). Any other address reads 0."""
+    """machine.mem32, for the registers the firmware reads: the RP2040 watchdog's CTRL (bit
+    30, ENABLE, set while the watchdog runs) and SCRATCH4, where the Pico SDK leaves
+    0x6ab73121 when the watchdog it enabled timed out (machine.reset() leaves 0 there, and both
+    report WDT_RESET). Any other address reads 0."""
     WATCHDOG_CTRL = 0x40058000
+    WATCHDOG_SCRATCH4 = 0x4005801C
+    NON_REBOOT_MAGIC = 0x6AB73121
 
     def __getitem__(self, addr):
         if addr == self.WATCHDOG_CTRL and _wdt.timeout is not None:
             return 1 << 30
+        if addr == self.WATCHDOG_SCRATCH4:
+            return _scratch4
         return 0
 
 
@@ -425,11 +431,17 @@ def timers():
 
 
 _cause = 1          # PWRON_RESET until the board says otherwise
+_scratch4 = 0
 
 
-def set_reset_cause(cause):
-    global _cause
+def set_reset_cause(cause, scratch4=None):
+    """What reset_cause() says (and SCRATCH4: the SDK's magic after a watchdog timeout; give
+    scratch4=0 with WDT_RESET for an RP2040's machine.reset())."""
+    global _cause, _scratch4
     _cause = cause
+    if scratch4 is None:
+        scratch4 = _Mem32.NON_REBOOT_MAGIC if cause == WDT_RESET else 0
+    _scratch4 = scratch4
 
 
 def reset():
