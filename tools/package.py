@@ -131,11 +131,21 @@ def ota(host, token, package=None, timeout=120):
     headers = {'Content-Type': 'application/octet-stream', 'Content-Length': str(size)}
     if token:
         headers['Authorization'] = 'Bearer ' + token
-    with open(path, 'rb') as f:
-        conn.request('POST', '/api/update', body=f, headers=headers)
-        r = conn.getresponse()
-        body = r.read().decode('utf-8', 'replace')
-    conn.close()
+    try:
+        with open(path, 'rb') as f:
+            conn.request('POST', '/api/update', body=f, headers=headers)
+            r = conn.getresponse()
+            body = r.read().decode('utf-8', 'replace')
+    except (BrokenPipeError, ConnectionResetError):
+        # the board answered before the body was all sent (a refusal: it reads no more)
+        try:
+            r = conn.getresponse()
+            body = r.read().decode('utf-8', 'replace')
+        except Exception:
+            raise PackageError('%s closed the connection before the update was sent: is '
+                               'TOKEN a paired phone\'s token?' % host)
+    finally:
+        conn.close()
     try:
         answer = json.loads(body)
     except ValueError:
