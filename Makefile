@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 BOARD ?= pico_tm1637
 
 .PHONY: help test test-cpython test-micropython compile-check sim bench fuzz lint mpy deploy clean \
-	pictures vboard venue venue-demo bench-venue venue-broker
+	pictures vboard venue venue-demo bench-venue venue-broker package ota
 
 # `make` alone lists the commands.
 help:
@@ -168,3 +168,13 @@ lint-onboard: $(STAMP) $(STUBS_STAMP)
 	    $(ONBOARD_TYPED) || status=1; \
 	done; \
 	exit $$status
+
+# -- Updates (DESIGN section 12; docs/flashing.md) -----------------------------------------------
+# `make package`: build/package/ (the .mpy files, the loader, the board files, manifest.json
+# signed with the update key in ~/.config/scoreboard/update.key, package.json for mip, and
+# update.bin for an update over Wi-Fi). `make ota HOST=ip[:port] TOKEN=...`: send it to a board.
+package: $(STAMP)
+	@$(BIN)/python tools/package.py package
+
+ota: $(STAMP)
+	@$(BIN)/python tools/package.py ota --host $(HOST) $(if $(TOKEN),--token $(TOKEN))

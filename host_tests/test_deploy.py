@@ -17,8 +17,10 @@ from test_vboard import ROOT, VBoardProcess, mpremote
 
 serial = pytest.importorskip('serial')
 
-SUMMARY = re.compile(r'wrote (\d+) files?, removed (\d+), (\d+) unchanged')
+SUMMARY = re.compile(r'wrote (\d+) files?, copied (\d+) on the board, removed (\d+), (\d+) '
+                     r'unchanged')
 DEFAULT_BOARD = 'pico_tm1637'   # the Makefile's default BOARD
+TOP = len(deploy.KEEP_SOURCE) + 2  # main.py, boot.py, wdtfeed.py, apps.py, board.py, the key
 
 PLACEHOLDER_MAIN = 'from scoreboard import app\napp.main()\n'
 PLACEHOLDER_APP = os.path.join(ROOT, 'host_tests', 'fixtures', 'onboard', 'placeholder_app.py')
@@ -68,10 +70,22 @@ def make_deploy(tree, port, board=None, extra=''):
 
 
 def counts(r):
+    """(written over the cable, removed, unchanged); copied() is what the board copied."""
     assert r.returncode == 0, r.stdout + r.stderr
     m = SUMMARY.search(r.stdout)
     assert m, r.stdout
-    return tuple(int(x) for x in m.groups())
+    w, c, rm, u = (int(x) for x in m.groups())
+    return w, rm, u
+
+
+def copied(r):
+    return int(SUMMARY.search(r.stdout).group(2))
+
+
+def running(flash):
+    """The app folder the pointer names ('app_a' or 'app_b')."""
+    import json
+    return 'app_' + json.loads((flash / 'app.json').read_text())['run']
 
 
 def flash_files(flash):
@@ -118,22 +132,28 @@ def test_deploy_to_virtual_board(tree, tmp_path):
         package = expected_package(tree['src'])
         if tree['real']:
             assert 'scoreboard/net/page.html' in package
-        # The vendored libraries (firmware/lib: microdot) go to the board's /lib as well.
+        # The vendored libraries (firmware/lib: microdot) go into the app folder as well.
         lib = expected_package(tree['src'], 'lib')
+        n = len(package) + len(lib) + 1     # and the folder's manifest.json
         files = flash_files(flash)
-        assert lib <= files
-        assert {f for f in files if f.startswith('scoreboard/')} == package | {
-            'scoreboard/settings.json'}
-        assert {'main.py', 'board.py', 'notes.txt'} <= files
+        # The package lives in one app folder, with its manifest; the pointer names it
+        assert running(flash) == 'app_a'
+        assert {f[len('app_a/'):] for f in files if f.startswith('app_a/')} == (
+            package | lib | {'manifest.json'})
+        # of what was at the top before, only the user's own files are left
+        assert {f for f in files if f.startswith('scoreboard/')} == {'scoreboard/settings.json'}
+        assert {'main.py', 'boot.py', 'wdtfeed.py', 'apps.py', 'board.py', 'app.json',
+                'update.key', 'notes.txt'} <= files
         assert 'board.mpy' not in files and not (flash / 'scoreboard' / 'gone').exists()
+        assert not [f for f in files if f.endswith('.new')]
         assert (flash / 'main.py').read_bytes() == (tree['src'] / 'main.py').read_bytes()
         if tree['real']:
             page = 'scoreboard/net/page.html'
-            assert (flash / page).read_bytes() == (tree['src'] / page).read_bytes()
+            assert (flash / 'app_a' / page).read_bytes() == (tree['src'] / page).read_bytes()
         board_src = tree['boards'] / (tree['board'] + '.py')
         assert (flash / 'board.py').read_bytes() == board_src.read_bytes()
         assert (flash / 'notes.txt').read_text() == 'my notes'
-        assert (wrote, removed, unchanged) == (len(package) + len(lib) + 2, 3, 0)
+        assert (wrote, removed, unchanged) == (n + TOP, 3, 0)
         assert not any(f.startswith('.vboard') for f in files)
 
         # The reset started main.py: the firmware runs. `resume` takes the REPL without a soft
@@ -157,30 +177,38 @@ def test_deploy_to_virtual_board(tree, tmp_path):
         else:
             assert lines[0] == 'app True'
 
-        # Nothing changed: nothing is written.
+        # Nothing changed: nothing is written, the pointer stays.
         t0 = time.monotonic()
         r = make_deploy(tree, vb.path)
         log.append(('unchanged', *counts(r)[:2], time.monotonic() - t0))
-        assert counts(r) == (0, 0, len(package) + len(lib) + 2)
+        assert counts(r) == (0, 0, n + TOP) and copied(r) == 0
+        assert running(flash) == 'app_a'
 
-        # One module edited, one added: exactly those two are written.
+        # One module edited, one added: exactly those two (and the new manifest) cross the
+        # cable into the other folder, the rest is copied there on the board; then it runs.
         edited = tree['src'] / 'scoreboard' / 'app.py'
         edited.write_text(edited.read_text() + '\n_DEPLOY_TEST = 1\n')
         (tree['src'] / 'scoreboard' / 'zz_extra.py').write_text('X = 1\n')
         t0 = time.monotonic()
         r = make_deploy(tree, vb.path)
         log.append(('two changed', *counts(r)[:2], time.monotonic() - t0))
-        assert counts(r) == (2, 0, len(package) + len(lib) + 1)
-        assert (flash / 'scoreboard' / 'zz_extra.mpy').exists()
+        assert counts(r) == (3, 0, TOP) and copied(r) == n - 2
+        assert running(flash) == 'app_b'
+        assert (flash / 'app_b' / 'scoreboard' / 'zz_extra.mpy').exists()
+        assert (flash / 'app_a' / 'scoreboard' / 'app.mpy').read_bytes() != (
+            flash / 'app_b' / 'scoreboard' / 'app.mpy').read_bytes()
 
-        # A module deleted: its .mpy goes from the board, nothing is written.
+        # A module deleted: the next version, in the first folder again, has no such module.
         (tree['src'] / 'scoreboard' / 'zz_extra.py').unlink()
         r = make_deploy(tree, vb.path)
-        assert counts(r) == (0, 1, len(package) + len(lib) + 2)
-        assert not (flash / 'scoreboard' / 'zz_extra.mpy').exists()
+        wrote, removed, unchanged = counts(r)
+        assert running(flash) == 'app_a' and wrote == 1 and copied(r) == 1   # app.mpy, edited
+        assert not (flash / 'app_a' / 'scoreboard' / 'zz_extra.mpy').exists()
         assert (flash / 'notes.txt').exists() and (flash / 'scoreboard' / 'settings.json').exists()
-        r = mpremote(vb.path, 'exec', 'import scoreboard.app as a; print(a._DEPLOY_TEST)')
-        assert r.stdout.strip() == '1', r.stdout + r.stderr
+        r = mpremote(vb.path, 'exec', 'import scoreboard.app as a; print(a._DEPLOY_TEST)\n'
+                     'import sys; print(sys.modules["scoreboard"].__path__)')
+        assert r.stdout.split()[0] == '1', r.stdout + r.stderr
+        assert 'app_a' in r.stdout, r.stdout
     finally:
         vb.stop()
     for name, wrote, removed, secs in log:

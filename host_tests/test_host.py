@@ -18,7 +18,7 @@ def fake_app(fail_at=None):
         LOOP_MS = 5
         built = []
 
-        def __init__(self, board, store, now, safe=False):
+        def __init__(self, board, store, now, safe=False, clock=None, note=None):
             App.built.append((now, safe))
             self.ctl = object()
             self.steps = 0

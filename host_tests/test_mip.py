@@ -113,15 +113,17 @@ def test_mip_install_from_a_local_package_json_then_make_deploy_over_it(tmp_path
     try:
         mip(vb.path, os.path.join(ROOT, 'package.json'))
         installed_as_listed(str(flash))
-        # A later `make deploy` replaces the installed source with the compiled package: no
-        # .py of ours is left under /scoreboard to shadow a .mpy, the board files stay.
+        # A later `make deploy` puts the compiled package in an app folder (DESIGN section 12)
+        # and removes the installed source: no .py of ours is left under /scoreboard, the
+        # board files stay.
         import deploy
         got = deploy.deploy('pico_tm1637', vb.path, out=str(tmp_path / 'build'))
         left = [os.path.join(d, f) for d, _, fs in os.walk(flash / 'scoreboard') for f in fs
                 if f.endswith('.py')]
         assert not left, left
-        assert got['removed'] and all(p.endswith('.py') for p in got['removed'])
-        assert (flash / 'scoreboard' / 'app.mpy').is_file()
+        assert got['removed'] and all(p.endswith(('.py',) + deploy.DATA)
+                                      for p in got['removed'])
+        assert (flash / 'app_a' / 'scoreboard' / 'app.mpy').is_file()
         assert (flash / 'boards' / 'pico_tm1637.py').is_file()
         with open(os.path.join(ROOT, 'boards', 'pico_tm1637.py'), 'rb') as f:
             assert (flash / 'board.py').read_bytes() == f.read()

@@ -91,7 +91,7 @@ def test_app_main_hands_a_wifi_board_to_the_runner():
     from scoreboard.net import run
     seen = []
     real = run.main
-    run.main = lambda board, root, clock, make: seen.append((board, root, make))
+    run.main = lambda board, root, clock, make, trial=None: seen.append((board, root, make))
     try:
         appmod.main(board=wlan_bare, root='/tmp/nowhere')
     finally:

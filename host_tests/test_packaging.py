@@ -95,7 +95,8 @@ def test_package_json_lists_every_firmware_module():
     # the vendored modules under firmware/lib, which go to the board's /lib/<name>, where mip
     # would have put them.
     lib = set(firmware_modules('lib'))
-    targets = {t for t, _ in pkg['urls'] if t != 'main.py' and not t.startswith('boards/')}
+    targets = {t for t, _ in pkg['urls']
+               if t not in deploy.KEEP_SOURCE and not t.startswith('boards/')}
     missing = (firmware_modules() | lib | data_files()) - targets
     extra = targets - firmware_modules() - lib - data_files()
     assert not missing, 'not in package.json (run `python tools/deploy.py package-json`): %s' % (

@@ -65,7 +65,8 @@ def test_the_set_ups():
 # test (which puts sys.path back).
 WRITERS = ('tools/paths.py', 'host_tests/mp_run.py', 'tools/virtual/repl_agent.py',
            'tools/onboard/app_code_romfs.py', 'tools/onboard/app_romfs32.py',
-           'host_tests/test_paths.py')
+           'host_tests/test_paths.py',
+           'host_tests/test_apps.py')   # checks the app folders' loader's path, then restores it
 
 
 def writes_sys_path(source):

@@ -27,13 +27,13 @@ RAW = b'raw REPL; CTRL-B to exit\r\n>'
 class VBoardProcess:
     """tools/vboard.py in a subprocess; .path is its pty."""
 
-    def __init__(self, flash, board=None):
+    def __init__(self, flash, board=None, env=None):
         cmd = [PYTHON, os.path.join(ROOT, 'tools', 'vboard.py'), '--flash', str(flash)]
         if board:
             cmd += ['--board', board]
         self.flash = str(flash)
         self.log = tempfile.TemporaryFile('w+')   # its stderr: read when something fails
-        env = dict(os.environ, VBOARD_DEBUG='1')
+        env = dict(os.environ, VBOARD_DEBUG='1', **(env or {}))
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=self.log, text=True,
                                      env=env)
         self.path = self.proc.stdout.readline().strip()

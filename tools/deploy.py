@@ -42,7 +42,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, '.venv', 'bin')
 PACKAGE = 'scoreboard'          # the firmware package: /scoreboard on the board is ours
-KEEP_SOURCE = ('main.py',)      # top-level files that go on the board as source
+KEEP_SOURCE = ('main.py', 'boot.py', 'wdtfeed.py', 'apps.py')   # top files, as source
 # Files of the package that are no code, read on the board as they are: they go on the flash
 # beside the .mpy modules (a frozen firmware cannot carry them: manifest.py says where then).
 DATA = ('.html',)
@@ -116,7 +116,10 @@ def build(src, out, opt=0, verbose=False):
             if verbose:
                 print('mpy-cross', rel)
     # Remove what no source produces any more (a deleted module must not be deployed).
-    for dirpath, _, files in os.walk(out, topdown=False):
+    for dirpath, _dirs, files in os.walk(out, topdown=False):
+        rel_dir = os.path.relpath(dirpath, out).replace(os.sep, '/')
+        if rel_dir == PACKAGE_DIR or rel_dir.startswith(PACKAGE_DIR + '/'):
+            continue        # `make package` keeps its own folder inside build/
         for name in files:
             rel = os.path.relpath(os.path.join(dirpath, name), out).replace(os.sep, '/')
             if rel not in made:
@@ -124,6 +127,38 @@ def build(src, out, opt=0, verbose=False):
         if dirpath != out and not os.listdir(dirpath):
             os.rmdir(dirpath)
     return made
+
+
+# -- the manifest: every file of the package with its SHA-256, and the version -----------------
+
+PACKAGE_DIR = 'package'     # build/package: `make package`
+MANIFEST = 'manifest.json'
+APPS = 'app_'               # /app_a and /app_b on the board (firmware/apps.py)
+FOLDERS = ('a', 'b')
+POINTER = 'app.json'
+
+
+def package_files(made):
+    """{path inside an app folder: host file} of a build: everything but the top files."""
+    return {rel: path for rel, path in made.items() if rel not in KEEP_SOURCE}
+
+
+def make_manifest(files, version=None):
+    """The manifest of a package: {'version', 'files': {path: sha256 hex}, 'sizes': {path:
+    bytes}}. The version is
+    VERSION and a digest of the files (two different builds never share one)."""
+    digests = {rel: sha256_file(files[rel]) for rel in sorted(files)}
+    sizes = {rel: os.path.getsize(files[rel]) for rel in sorted(files)}
+    if version is None:
+        h = hashlib.sha256()
+        for rel in sorted(digests):
+            h.update(('%s %s\n' % (rel, digests[rel])).encode())
+        version = '%s+%s' % (VERSION, h.hexdigest()[:8])
+    return {'version': version, 'files': digests, 'sizes': sizes}
+
+
+def manifest_text(m):
+    return json.dumps(m, sort_keys=True, separators=(',', ':'))
 
 
 # -- package.json (for mip) -------------------------------------------------------------------
@@ -277,16 +312,31 @@ def mpremote(port, args, timeout, verbose=False):
 def device_state(port, timeout, verbose=False):
     """{path: (size, sha256 hex or None)} of our files on the board; folders have size -1."""
     # /lib too: the vendored libraries go there (only files under /scoreboard are ever removed).
-    roots = ['/main.py', '/main.mpy', '/board.py', '/board.mpy', '/' + PACKAGE, '/' + LIB]
+    roots = ['/' + k for k in KEEP_SOURCE] + ['/main.mpy', '/board.py', '/board.mpy',
+                                              '/update.key',
+                                              '/' + PACKAGE, '/' + LIB] + [
+                                                  '/' + APPS + f for f in FOLDERS]
     with open(STATE_SCRIPT) as f:
-        script = f.read() + 'state(%r, %r)\n' % (roots, MARK)
+        script = f.read() + 'state(%r, %r, %r)\n' % (roots, MARK, MARK + 'P')
     out = mpremote(port, ['exec', script], timeout, verbose)
     state = {}
     for line in out.splitlines():
         if line.startswith(MARK + ' '):
             path, size, digest = ast.literal_eval(line[len(MARK) + 1:])
             state[path] = (size, digest)
+        elif line.startswith(MARK + 'P '):
+            try:
+                state[None] = json.loads(ast.literal_eval(line[len(MARK) + 2:]))
+            except ValueError:
+                pass
     return state
+
+
+def folder_state(state, name):
+    """{path inside the folder: sha256} of app folder `name` on the board."""
+    top = '/%s%s/' % (APPS, name)
+    return {p[len(top):]: v[1] for p, v in state.items()
+            if p is not None and p.startswith(top) and v[0] >= 0}
 
 
 def plan(local, state):
@@ -379,8 +429,20 @@ def has_wifi(bfile):
     return False
 
 
+def _place(name):
+    # the board side of writing a top file whole: name.new renamed over name
+    return ("import os\ntry:\n    os.rename('%s.new', '%s')\nexcept OSError:\n"
+            "    try:\n        os.remove('%s')\n    except OSError:\n        pass\n"
+            "    os.rename('%s.new', '%s')\n" % ((name,) * 5))
+
+
 def deploy(board, port=None, src=None, out=None, boards_dir=None, timeout=5.0,
            verbose=False, reset=True, opt=0, net=None):
+    """Build, then put the package in the app folder that does not run (DESIGN section 12):
+    only the files that differ cross the cable, those the running version already has are
+    copied on the board; every file is checked against the manifest on the board, and only
+    then the pointer switches (the new version on trial). The top files (main.py, boot.py,
+    wdtfeed.py, apps.py) and board.py are each written whole (a copy, then a rename)."""
     src = src or os.path.join(ROOT, 'firmware')
     out = out or os.path.join(ROOT, 'build')
     boards_dir = boards_dir or os.path.join(ROOT, 'boards')
@@ -389,8 +451,18 @@ def deploy(board, port=None, src=None, out=None, boards_dir=None, timeout=5.0,
         raise DeployError("board %s has no Wi-Fi (its file has no NETWORK = 'wlan'): "
                           'WIFI_SSID and MQTT are for the pico_w_ and esp32_ boards' % board)
     made = build(src, out, opt=opt, verbose=verbose)
-    local = {'/' + rel: path for rel, path in made.items()}
-    local['/board.py'] = bfile
+    files = package_files(made)
+    man = make_manifest(files)
+    mpath = os.path.join(out, MANIFEST)
+    with open(mpath, 'w') as f:
+        f.write(manifest_text(man))
+    files[MANIFEST] = mpath
+    top = {'/' + k: made[k] for k in KEEP_SOURCE if k in made}
+    top['/board.py'] = bfile
+    # The update key (made on this computer, outside the repository: tools/package.py) goes on
+    # the board with the first deploy, and again whenever it differs; never shown.
+    import package
+    top['/' + package.KEY_NAME] = package.key_path()
     where = port
     if port is None:
         where = auto_port()
@@ -398,16 +470,64 @@ def deploy(board, port=None, src=None, out=None, boards_dir=None, timeout=5.0,
     probe(where, timeout)
     t0 = time.monotonic()
     state = device_state(port, 60, verbose)
-    mkdir, write, remove, rmdir = plan(local, state)
+    ptr = state.get(None)
+    running = ptr.get('run') if isinstance(ptr, dict) and ptr.get('run') in FOLDERS else None
+    live = folder_state(state, running) if running else {}
+    local = {rel: sha256_file(path) for rel, path in files.items()}
     args = []
-    for d in mkdir:
-        args += ['fs', 'mkdir', ':' + d, '+']
-    for p in write:
-        args += ['fs', 'cp', '-f', local[p], ':' + p, '+']
+    wrote = []          # crossed the cable
+    for p in sorted(top):
+        have = state.get(p)
+        if have is None or have[0] < 0 or have[1] != sha256_file(top[p]):
+            args += ['fs', 'cp', '-f', top[p], ':' + p[1:] + '.new', '+',
+                     'exec', _place(p[1:]), '+']
+            wrote.append(p)
+    same = running is not None and live == local
+    target = None
+    carried = []
+    removed = []
+    if not same:
+        target = FOLDERS[1] if running == FOLDERS[0] else FOLDERS[0]
+        old = folder_state(state, target)
+        # the folder stops being a version first: its manifest goes before anything changes
+        gone = sorted(r for r in old if r not in local or r == MANIFEST)
+        todo = [r for r in sorted(local) if old.get(r) != local[r] or r == MANIFEST]
+        tdir = APPS + target
+        if gone:
+            args += ['exec', 'import apps\napps.prune(%r, %r)' % (
+                target, sorted(r for r in old if r in local and r != MANIFEST)), '+']
+            removed += ['/%s/%s' % (tdir, r) for r in gone if r != MANIFEST]
+        dirs = sorted({'/'.join(r.split('/')[:i]) for r in todo
+                       for i in range(1, r.count('/') + 1)})
+        for d in [tdir] + ['%s/%s' % (tdir, d) for d in dirs]:
+            if ('/' + d) not in state:
+                args += ['fs', 'mkdir', ':' + d, '+']
+        body = [r for r in todo if r != MANIFEST]
+        carried = [r for r in body if live.get(r) == local[r]]
+        for r in body:
+            if r not in carried:
+                args += ['fs', 'cp', '-f', files[r], ':%s/%s' % (tdir, r), '+']
+                wrote.append('/%s/%s' % (tdir, r))
+        if carried:
+            args += ['exec', 'import apps\napps.carry(%r, %r, %r)' % (running, target, carried),
+                     '+']
+        args += ['fs', 'cp', '-f', mpath, ':%s/%s' % (tdir, MANIFEST), '+']
+        wrote.append('/%s/%s' % (tdir, MANIFEST))
+        # checked on the board, every file against the manifest, then the switch
+        args += ['exec', 'import apps\napps.switch(%r)\nprint("switched to", %r)' % (
+            target, target), '+']
+    # What an earlier layout left at the top (the package and its libraries as loose files)
+    _, _, remove, rmdir = plan({}, {p: v for p, v in state.items()
+                                               if p is not None and not p.startswith(
+                                                   '/' + APPS)})
+    vendored = {'/%s/%s' % (LIB, m) for m in lib_modules(src)}
+    remove = [p for p in remove if not p.startswith('/' + LIB + '/')] + sorted(
+        p for p in state if p in vendored)
     for p in remove:
         args += ['fs', 'rm', ':' + p, '+']
     for d in rmdir:
         args += ['fs', 'rmdir', ':' + d, '+']
+    removed += remove
     secret = None
     if net is not None:
         # The settings (a password among them) only in a private file of our own, for as long
@@ -424,22 +544,27 @@ def deploy(board, port=None, src=None, out=None, boards_dir=None, timeout=5.0,
         args.pop()
     try:
         if args:
-            mpremote(port, args, 300, verbose)
+            got = mpremote(port, args, 300, verbose)
+            if target is not None and 'switched to' not in got:
+                raise DeployError('the board did not switch to the new version:\n' + got)
     finally:
         if secret is not None:
             shutil.rmtree(secret, ignore_errors=True)
-    unchanged = len(local) - len(write)
-    print('deploy: %s to %s: wrote %d file%s, removed %d, %d unchanged, in %.1fs%s%s' % (
-        board, where, len(write), '' if len(write) == 1 else 's', len(remove), unchanged,
-        time.monotonic() - t0, '; net.json written' if net is not None else '',
-        '; reset' if reset else ''))
+    n_local = len(files) + len(top)
+    unchanged = n_local - len(wrote) - len(carried)
+    print('deploy: %s to %s: %s in %s: wrote %d file%s, copied %d on the board, removed %d, '
+          '%d unchanged, in %.1fs%s%s' % (
+              board, where, man['version'],
+              '/%s%s' % (APPS, target or running), len(wrote), '' if len(wrote) == 1 else 's',
+              len(carried), len(removed), unchanged, time.monotonic() - t0,
+              '; net.json written' if net is not None else '', '; reset' if reset else ''))
     if verbose:
-        for p in write:
+        for p in wrote:
             print('  wrote', p)
-        for p in remove:
+        for p in removed:
             print('  removed', p)
-    return {'wrote': write, 'removed': remove, 'unchanged': unchanged, 'mkdir': mkdir,
-            'rmdir': rmdir}
+    return {'wrote': wrote, 'removed': removed, 'unchanged': unchanged, 'carried': carried,
+            'folder': target or running, 'version': man['version'], 'switched': target}
 
 
 def main(argv=None):

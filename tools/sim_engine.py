@@ -227,7 +227,9 @@ class Sim:
         self.out = out or sys.stdout
         self.colour = colour
         self.boots = 0
+        self.resets = []        # (virtual ms, 'watchdog') for every reset the watchdog made
         self.vboard = None
+        machine.set_clock(self._clock)   # the watchdog and the timers on virtual time
         from virtual.irqpin import Clock
         self.us = Clock()       # the microsecond clock the receivers' IRQs read
         self.receivers = {}     # 'ir', 'rf' -> virtual.receiver.Receiver on the board's pin
@@ -239,8 +241,12 @@ class Sim:
 
     # --- the board --------------------------------------------------------------------------
 
-    def boot(self):
-        """Power on: fresh RAM (a new App, fresh wires and chips), the same flash."""
+    def _clock(self):
+        return self.now
+
+    def boot(self, cause=None):
+        """Power on (or a reset with `cause`, as machine.reset_cause() then says): fresh RAM
+        (a new App, fresh wires and chips), the same flash."""
         if self.boots:
             self._ram_lost()
         import scoreboard
@@ -254,7 +260,7 @@ class Sim:
         self.vboard = None
         if self.boots:      # this simulator's tones so far (the first boot: none yet)
             self._tones_old = self.tones_played()
-        m.reset_all()
+        m.reset_all(cause)
         for name in self.held:
             m.drive(self.board.BUTTONS[name], 0)
         self._parts()
@@ -334,8 +340,10 @@ class Sim:
             step = IDLE_STEP_MS if quiet else self.step_ms
             if quiet and self.now - self.touched >= horizon:
                 left = end - self.now
+                # The passes skipped fed the watchdog (a quiet pass feeds every FEED_MS).
                 if left >= TICKS_PERIOD:
                     self.now += left - left % TICKS_PERIOD    # the same masked ticks
+                    self._fed()
                     continue
                 step = JUMP_MS
             if self.now + step > end:
@@ -344,7 +352,23 @@ class Sim:
             for r in rs:
                 if r._edges:        # a train queued: its edges due by now onto the pin
                     r.play(self.now)
+            if step == JUMP_MS:
+                self._fed()
             app.step(self.now & 0x1FFFFFFF)
+            self.machine.run_timers(self.now)
+            if self.machine.watchdog().expired(self.now):
+                self.watchdog_reset()
+                app = self.app
+
+    def _fed(self):
+        w = self.machine.watchdog()
+        if w.timeout is not None:
+            w.fed_at = self.now
+
+    def watchdog_reset(self):
+        """The watchdog was not fed in time: the board resets (RAM lost, flash kept)."""
+        self.resets.append((self.now, 'watchdog'))
+        self.boot(self.machine.WDT_RESET)
 
     # --- commands (COMMANDS names them) ------------------------------------------------------
 

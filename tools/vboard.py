@@ -19,7 +19,13 @@ before main.py starts. What the firmware shows can be read back while it runs:
 
     mpremote connect /dev/pts/N resume exec "import vboard_chips; print(vboard_chips.picture())"
 
-VBOARD_DEBUG=1 in the environment traces the REPL traffic on stderr.
+VBOARD_DEBUG=1 in the environment traces the REPL traffic on stderr. VBOARD_CUT=FILE cuts the
+power at a write: FILE holds how many more files may be opened for writing on the flash
+(repl_agent.PowerCut); at the last one vboard exits at once, as a board whose power fails.
+
+The board's watchdog (machine.WDT) is the RP2040's and lives here: the agent reports every start
+and feed; a feed that is late resets the board (the link drops, main.py runs again,
+reset_cause() says WDT_RESET); a soft reset does not stop it, a hard reset does.
 """
 import argparse
 import ctypes
@@ -48,6 +54,7 @@ HELP_LINE = b'Type "help()" for more information.\r\n'
 PASTE_BANNER = b'\r\npaste mode; Ctrl-C to cancel, Ctrl-D to finish\r\n=== '
 SOFT_REBOOT = b'MPY: soft reboot\r\n'
 PS1 = b'>>> '
+WDT_RESET = 3               # machine.WDT_RESET
 PS2 = b'... '
 RAW_PASTE_WINDOW = 1024     # bytes the host may send before it must wait for \x01
 SIGINT_GAP = 0.5            # s between two SIGINTs in one run: a second one before the first
@@ -117,8 +124,11 @@ def die_with_parent():
 class Child:
     """One run of the interpreter, from power-on (or soft reset) to its end."""
 
-    def __init__(self, micropython, flash, board, run_main):
-        args = [micropython, AGENT, flash, VIRTUAL, 'main' if run_main else 'nomain', board or '']
+    def __init__(self, micropython, flash, board, run_main, cause=1, watchdog=None):
+        # cause: what machine.reset_cause() says; watchdog: the timeout of a watchdog still
+        # running from before a soft reset (it does not stop), else None
+        args = [micropython, AGENT, flash, VIRTUAL, 'main' if run_main else 'nomain', board or '',
+                str(cause), str(watchdog or 0)]
         self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      bufsize=0, start_new_session=True,
                                      preexec_fn=die_with_parent)
@@ -228,14 +238,20 @@ class VBoard:
         self.child = None
         self.running = True
         self.debug = bool(os.environ.get('VBOARD_DEBUG'))
+        # The RP2040's watchdog, kept here, outside the interpreter: the agent reports each
+        # start and feed; not fed in time, the board resets. A soft reset does not stop it.
+        self.wdt_timeout = None     # ms, while it runs
+        self.wdt_due = None         # time.monotonic() by which it must be fed
+        self.watchdog_resets = 0
         self.start(run_main=True)
 
     # -- the interpreter process --------------------------------------------------------------
 
-    def start(self, run_main):
+    def start(self, run_main, cause=1):
         if self.child is not None:
             self.child.stop()
-        self.child = Child(self.micropython, self.flash, self.board, run_main)
+        self.child = Child(self.micropython, self.flash, self.board, run_main, cause,
+                           self.wdt_timeout)
         self.busy = True
         self.ctx = 'boot'
         self.trace('start pid %d, %s', self.child.proc.pid, 'main' if run_main else 'nomain')
@@ -245,12 +261,28 @@ class VBoard:
         self.reset_input_state()
         self.start(run_main=self.mode == 'friendly')
 
-    def hard_reset(self):
+    def hard_reset(self, cause=1):
         # As a board: the link drops, what was received is gone, it boots into the friendly REPL.
+        # The chip's reset stops the watchdog (the firmware starts it again).
+        self.wdt_timeout = None
+        self.wdt_due = None
         self.inq.clear()
         self.mode = 'friendly'
         self.reset_input_state()
-        self.start(run_main=True)
+        self.start(run_main=True, cause=cause)
+
+    def watchdog_reset(self):
+        late = (time.monotonic() - self.wdt_due) * 1000 + self.wdt_timeout
+        print('vboard: watchdog reset (not fed for %d ms)' % late, file=self.log, flush=True)
+        self.watchdog_resets += 1
+        self.hard_reset(cause=WDT_RESET)
+
+    def on_watchdog(self, kind, payload):
+        now = time.monotonic()
+        if kind == b'W' and self.wdt_timeout is None:
+            self.wdt_timeout = int(payload)     # a second WDT() keeps the first timeout
+        if self.wdt_timeout is not None:
+            self.wdt_due = now + self.wdt_timeout / 1000
 
     def reset_input_state(self):
         self.line = bytearray()
@@ -311,6 +343,13 @@ class VBoard:
         self.process_input()
 
     def on_frame(self, kind, payload):
+        if kind in (b'W', b'F'):    # the watchdog started, fed (from any thread)
+            self.on_watchdog(kind, payload)
+            return
+        if kind == b'P':            # VBOARD_CUT: the power fails (repl_agent.PowerCut)
+            print('vboard: power cut', file=self.log, flush=True)
+            self.child.proc.kill()
+            os._exit(0)
         self.trace('frame %s %d bytes, ctx %s', kind, len(payload), self.ctx)
         child = self.child
         if kind in (b'K', b'A'):
@@ -559,6 +598,8 @@ class VBoard:
     # -- the loop ------------------------------------------------------------------------------
 
     def poll(self, timeout=0.5):
+        if self.wdt_due is not None:
+            timeout = max(0.0, min(timeout, self.wdt_due - time.monotonic()))
         rd = [self.master]
         if self.child is not None:
             rd.append(self.child.out)
@@ -572,6 +613,8 @@ class VBoard:
             self.flush_out()
         if self.busy and self.child is not None and self.child.hung():
             self.recover()
+        if self.wdt_due is not None and time.monotonic() > self.wdt_due:
+            self.watchdog_reset()
 
     def recover(self):
         """The interpreter deadlocked on Ctrl-C: answer as if the code stopped there, and go

@@ -31,19 +31,23 @@ _HALF = ticks.PERIOD // 2
 class App:
     LOOP_MS = LOOP_MS       # for the host, which runs the passes
 
-    def __init__(self, board, store, now, safe=False, us=None):
+    def __init__(self, board, store, now, safe=False, us=None, clock=None, note=None):
         self.buttons = Buttons.from_board(board, NAMES)
         self.store = store
         self.wdt = None
         if getattr(board, 'WATCHDOG_MS', 0):
             from machine import WDT
             self.wdt = WDT(timeout=board.WATCHDOG_MS)
+            _feeder().stop()        # the loop feeds it from now on (a USB session had it)
         if safe:
             self.ctl = Controller(now, store=store, message='safe mode', sticky=True)
         else:
             # The store falls back to the other slot when check() finds the newest unusable.
             saved = store.load(check)
-            self.ctl = Controller(now, store=store, saved=saved, message=store.message)
+            # note: a message of the start-up's own (`update undone`), kept until a press
+            msg = store.message
+            self.ctl = Controller(now, store=store, saved=saved, message=msg or note,
+                                  sticky=msg is None and note is not None)
         self.input = Input(self.ctl)
         self._parts(board, us)
         self.wake = Wake()      # a press while the loop sleeps or skips its scans is latched
@@ -60,8 +64,12 @@ class App:
         self._level = -1
         self._on = True
         self._lamp = self._lamp_test()
-        self._lamp_end = ticks.add(now, LAMP_MS)
-        self.draw(now)
+        # The second of the lamp test counts from the moment the displays lit, read from the
+        # clock when one is given: loading the saved game and building the drivers took time
+        # since `now` was read.
+        lit = now if clock is None else clock()
+        self._lamp_end = ticks.add(lit, LAMP_MS)
+        self.draw(lit)
 
     @property
     def idle(self):
@@ -215,11 +223,13 @@ class App:
         # the heap goes on the C stack instead, and any real allocation in a layout or driver
         # raises MemoryError at once (the tests run every layout this way) instead of
         # fragmenting the heap of a board that runs for months.
-        # issue 22: the heap unlock goes in a `finally` here, so that a KeyboardInterrupt in
-        # the refresh (an mpremote session) never leaves the heap locked.
+        # The unlock is in a `finally`: a KeyboardInterrupt (mpremote's Ctrl-C) is no
+        # Exception, and a heap left locked is a fatal error on the chip.
         heap_lock()
-        err = self._show_all(view, phase)
-        heap_unlock()
+        try:
+            err = self._show_all(view, phase)
+        finally:
+            heap_unlock()
         if err is not None:
             raise err
 
@@ -245,6 +255,39 @@ class App:
         for d in self.displays:
             d.power(on)
 
+current = None  # the App that runs (over USB: `import scoreboard.app as a; a.current.ctl.view`)
+
+
+def _running(app):
+    global current
+    current = app
+
+
+def _feeder():
+    # wdtfeed.py lives beside main.py, outside the app folders (a stand-in where it is not).
+    try:
+        import wdtfeed
+    except ImportError:
+        class wdtfeed:  # type: ignore[no-redef]
+            @staticmethod
+            def stop():
+                pass
+
+            @staticmethod
+            def start(wdt):
+                pass
+    return wdtfeed
+
+
+def usb_session(board):
+    """A KeyboardInterrupt (mpremote's Ctrl-C) ended the loop: a person has the board over
+    USB. The watchdog, which cannot be stopped, is fed for a bounded time meanwhile."""
+    ms = getattr(board, 'WATCHDOG_MS', 0)
+    if ms:
+        from machine import WDT
+        _feeder().start(WDT(timeout=ms))
+
+
 def main(board=None, root='', clock=None, sleep_ms=None, lightsleep=None):
     """Run the scoreboard for ever (host.py: a fault restarts the loop and is logged; three
     within a minute start the safe screen, which still lets the players begin a new game).
@@ -255,13 +298,32 @@ def main(board=None, root='', clock=None, sleep_ms=None, lightsleep=None):
     services (net/run.py, DESIGN section 10)."""
     from .host import Host
     from .store import Store
+    try:
+        import micropython
+        # an exception in an IRQ handler (the buttons', the remotes') then shows its traceback
+        micropython.alloc_emergency_exception_buf(100)
+    except (ImportError, AttributeError):
+        pass
     if board is None:
         import board
     if getattr(board, 'NETWORK', None) == 'wlan':
         from .net import run
-        return run.main(board, root, clock, make=App)
+        from .trial import begin
+        trial = begin(root, (clock or ticks.reader())())
+        try:
+            return run.main(board, root, clock, make=App, trial=trial)
+        except KeyboardInterrupt:
+            usb_session(board)
+            raise
     if lightsleep is None and getattr(board, 'LIGHTSLEEP', False):
         import machine
         lightsleep = getattr(machine, 'lightsleep', None)
     host = Host(board, Store(root), root, clock, make=App)
-    host.run(sleep_ms, lightsleep)
+    from .trial import begin
+    host.trial = begin(root, host.clock())
+    host.on_boot.append(_running)
+    try:
+        host.run(sleep_ms, lightsleep)
+    except KeyboardInterrupt:
+        usb_session(board)
+        raise

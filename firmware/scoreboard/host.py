@@ -33,15 +33,18 @@ class Host:
         self.crashes = []       # the times of the faults within CRASH_WINDOW_MS
         self.services = ()      # none: the plain loop (services.ServiceHost has some)
         self.on_boot = []       # called with each new App (a service hooks its controller)
+        self.trial = None       # trial.Trial of a new version on trial (app.main sets it)
 
     # --- the scoring side -----------------------------------------------------------------
 
     def boot(self):
         """A new App: at power-up, and after every fault (the safe screen once they came too
         often). Each on_boot hook is given it."""
-        # issue 22 (trial boot): a boot counter of a version on trial belongs here, as an
-        # on_boot hook or before the App is built.
-        self.app = self.make(self.board, self.store, self.clock(), safe=self.safe)
+        # The lamp test is timed from the moment the displays light (`clock`); the first App
+        # after a rollback says `update undone` (the trial's note, once).
+        note = self.trial.take_note() if self.trial is not None else None
+        self.app = self.make(self.board, self.store, self.clock(), safe=self.safe,
+                             clock=self.clock, note=note)
         for hook in self.on_boot:
             hook(self.app)
         return self.app
@@ -52,6 +55,8 @@ class Host:
         now = self.clock()
         from .faultlog import FaultLog, exc_text   # loaded only when something went wrong
         FaultLog(self.root).write('%d %s' % (now, exc_text(e)))
+        if self.trial is not None:      # on trial: the third fault goes back to the old version
+            self.trial.fault(now)
         crashes = [t for t in self.crashes if diff(now, t) < CRASH_WINDOW_MS]
         crashes.append(now)
         if len(crashes) >= CRASHES_FOR_SAFE:
@@ -74,17 +79,18 @@ class Host:
             try:
                 app = self.boot()
                 loop_ms = app.LOOP_MS
+                trial = self.trial
                 while True:
                     app.step(clock())
+                    if trial is not None and trial.on and trial.due(clock()):
+                        trial.commit()      # it ran TRIAL_MS: the new version stays
                     ms = app.pause(clock())
                     if ms > loop_ms:
                         idle_sleep(ms)
                     else:
                         sleep_ms(ms)
             except KeyboardInterrupt:
-                # issue 22: the watchdog's feeder for a loop a KeyboardInterrupt ended (an
-                # mpremote session) goes here, before the interrupt goes on.
-                raise
+                raise       # app.main hands the watchdog to its feeder (an mpremote session)
             except Exception as e:
                 self.fault(e)
                 # Never a hot loop: a fault that comes back at once (a broken display, say)

@@ -115,13 +115,15 @@ def drive(id, level):
     ln.changed()
 
 
-def reset_all():
-    """Forget every wire, bus and the watchdog's state: a power cut of the whole virtual
-    board."""
+def reset_all(cause=None):
+    """Forget every wire, bus, timer and the watchdog's state: a power cut of the whole
+    virtual board (cause: what reset_cause() says next, PWRON_RESET by default)."""
     global _wdt
     _lines.clear()
     _buses.clear()
+    _timers[:] = []
     _wdt = _Watchdog()
+    set_reset_cause(PWRON_RESET if cause is None else cause)
     for fn in resets:
         fn()
 
@@ -252,32 +254,194 @@ class SoftSPI(SPI):
         self.init(baudrate=baudrate)
 
 
+# --- time, the watchdog and timers ---------------------------------------------------------
+# The watchdog and the timers count on one millisecond clock: the real one by default (the pty
+# board), the simulator's virtual time once it calls set_clock(). Whoever runs the clock also
+# enforces them: the simulator calls run_timers(now) and expired(now) after every pass, the pty
+# board's agent runs the timers in a thread and reports every start and feed to tools/vboard.py,
+# which resets the board when a feed is late.
+
+def _real_ms():
+    import time
+    if hasattr(time, 'ticks_ms'):
+        return time.ticks_ms()
+    return int(time.monotonic() * 1000)
+
+
+_clock = _real_ms
+
+
+def set_clock(fn):
+    """The clock (ms, never masked) the watchdog and the timers count on: fn() or real time."""
+    global _clock
+    _clock = fn or _real_ms
+
+
+def now_ms():
+    return _clock()
+
+
+on_watchdog = None  # the pty board's hook: on_watchdog(wdt, started) at every start and feed
+
+
 class _Watchdog:
-    """The board's one watchdog (RP2040 and ESP32 have one): WDT() configures it again."""
+    """The board's one watchdog, as the RP2040's: once started it runs until the chip resets
+    (a soft reset does not stop it: the pty board keeps it across one), it cannot be stopped,
+    and a second WDT() neither changes its timeout nor starts a second one (it reloads the
+    count, as watchdog_enable does). Not fed within `timeout` ms, it resets the board: RAM
+    lost, flash kept, the firmware boots again, reset_cause() == WDT_RESET."""
 
     def __init__(self):
-        self.timeout = None
+        self.timeout = None     # ms; None: never started
         self.feeds = 0
         self.starts = 0
+        self.fed_at = 0         # now_ms() of the last feed (or start)
 
     def feed(self):
+        if self.timeout is None:
+            return
         self.feeds += 1
+        self.fed_at = _clock()
+        h = on_watchdog
+        if h is not None:
+            h(self, False)
+
+    def start(self, timeout):
+        self.starts += 1
+        if self.timeout is None:
+            self.timeout = timeout
+        self.fed_at = _clock()
+        h = on_watchdog
+        if h is not None:
+            h(self, True)
+
+    def left(self, now=None):
+        """ms until it bites (None: not running)."""
+        if self.timeout is None:
+            return None
+        if now is None:
+            now = _clock()
+        return self.timeout - (now - self.fed_at)
+
+    def expired(self, now=None):
+        left = self.left(now)
+        return left is not None and left < 0
+
+    # no stop(), no deinit(): the chip has none
 
 
 _wdt = _Watchdog()
 
 
 def WDT(id=0, timeout=5000):
-    """The watchdog, started (or started again with a new timeout): one object per board, so
-    a firmware that restarts its loop thousands of times holds one, as on the chip."""
-    _wdt.timeout = timeout
-    _wdt.starts += 1
+    """The watchdog, started (a second call reloads it, keeping the first timeout): one object
+    per board, so a firmware that restarts its loop thousands of times holds one, as on the
+    chip."""
+    _wdt.start(timeout)
     return _wdt
 
 
 def watchdog():
     """The board's watchdog as the firmware left it (timeout None: never started)."""
     return _wdt
+
+
+class _Mem32:
+    """machine.mem32, for the registers the firmware reads: the RP2040 watchdog's CTRL (bit
+    30, ENABLE, set while the watchdog runs) and SCRATCH4, where the Pico SDK leaves
+    0x6ab73121 when the watchdog it enabled timed out (machine.reset() leaves 0 there, and both
+    report WDT_RESET). Any other address reads 0."""
+    WATCHDOG_CTRL = 0x40058000
+    WATCHDOG_SCRATCH4 = 0x4005801C
+    NON_REBOOT_MAGIC = 0x6AB73121
+
+    def __getitem__(self, addr):
+        if addr == self.WATCHDOG_CTRL and _wdt.timeout is not None:
+            return 1 << 30
+        if addr == self.WATCHDOG_SCRATCH4:
+            return _scratch4
+        return 0
+
+
+mem32 = _Mem32()
+
+
+class Timer:
+    """A software timer (rp2's machine.Timer is one): its callback runs when run_timers()
+    finds it due on the board's clock. A soft reset or a power cut deinits every timer."""
+    ONE_SHOT = 0
+    PERIODIC = 1
+
+    def __init__(self, id=-1, mode=PERIODIC, period=-1, callback=None, freq=None):
+        self._cb = None
+        self._period = 0
+        self._mode = mode
+        self._due = 0
+        if callback is not None:
+            self.init(mode=mode, period=period, callback=callback, freq=freq)
+
+    def init(self, mode=PERIODIC, period=-1, callback=None, freq=None):
+        if freq is not None:
+            period = 1000 // freq
+        self._mode = mode
+        self._period = max(1, period)
+        self._cb = callback
+        self._due = _clock() + self._period
+        if self not in _timers:
+            _timers.append(self)
+        h = on_timer
+        if h is not None:
+            h(self)
+
+    def deinit(self):
+        if self in _timers:
+            _timers.remove(self)
+        self._cb = None
+
+
+_timers = []
+on_timer = None     # the pty board's hook: on_timer(timer) when one starts (it runs them)
+
+
+def run_timers(now=None):
+    """Call every timer due by `now` (ms on the board's clock); periodic ones as often as
+    they fell due."""
+    if not _timers:
+        return
+    if now is None:
+        now = _clock()
+    for t in list(_timers):
+        n = 0
+        while t._cb is not None and now - t._due >= 0:
+            n += 1
+            if n > 1000:        # time jumped (the simulator's quiet jumps): re-base it
+                t._due = now + t._period
+                break
+            t._due += t._period
+            cb = t._cb
+            if t._mode == Timer.ONE_SHOT:
+                t.deinit()
+            cb(t)
+            if t not in _timers:
+                break
+
+
+def timers():
+    return list(_timers)
+
+
+_cause = 1          # PWRON_RESET until the board says otherwise
+_scratch4 = 0
+
+
+def set_reset_cause(cause, scratch4=None):
+    """What reset_cause() says (and SCRATCH4: the SDK's magic after a watchdog timeout; give
+    scratch4=0 with WDT_RESET for an RP2040's machine.reset())."""
+    global _cause, _scratch4
+    _cause = cause
+    if scratch4 is None:
+        scratch4 = _Mem32.NON_REBOOT_MAGIC if cause == WDT_RESET else 0
+    _scratch4 = scratch4
 
 
 def reset():
@@ -309,7 +473,7 @@ def enable_irq(state=0):
 
 
 def reset_cause():
-    return PWRON_RESET
+    return _cause
 
 
 PWRON_RESET = 1

@@ -7,7 +7,15 @@ the millisecond it began is dropped (nothing was heard). The pin's wire (a stand
 machine.Pin's line) carries the duty, so a chip on it (a TPIC6B595 chain's /OE) sees the
 dimming."""
 
-from scoreboard.ui.ticks import diff
+
+_MASK = 0x1FFFFFFF      # the firmware's tick period (scoreboard/ui/ticks.py), 2**29
+_HALF = 0x10000000
+
+
+def diff(a, b):
+    # ticks.diff, kept here: the stand-in machine loads this before any app folder is on
+    # the path (the pty board boots into the folder its pointer names)
+    return (((a & _MASK) - (b & _MASK) + _HALF) & _MASK) - _HALF
 
 
 class PWM:

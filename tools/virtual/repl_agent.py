@@ -17,6 +17,12 @@
 #             b'A' request accepted (payload: its id): the user's code starts, Ctrl-C may come
 #             b'D' request done (payload: id + the traceback, empty if none)
 #             b'S' / b'H' soft / hard reset wanted (the agent exits after sending it)
+#             b'W' the watchdog started (payload: its timeout in ms), b'F' it was fed: the
+#                  host keeps the watchdog and resets the board when a feed is late
+#
+#   micropython repl_agent.py FLASH_DIR VIRTUAL_DIR main|nomain BOARD CAUSE WDT_MS
+# also tells the agent what machine.reset_cause() says, and the timeout of a watchdog that still
+# runs from before a soft reset (0: none).
 #
 # Ctrl-C reaches us as SIGINT, which the unix port turns into a KeyboardInterrupt at almost any
 # bytecode. The host sends it only between A and D (or after K while booting), so it lands in the
@@ -37,12 +43,32 @@ DEBUG = bool(os.getenv('VBOARD_AGENT_DEBUG'))
 KBD_TRACE = b'Traceback (most recent call last):\nKeyboardInterrupt: \n'
 
 
+class PowerCut:
+    """VBOARD_CUT=FILE: the power fails at a write. FILE (on the host) holds how many files may
+    still be opened for writing on the flash; the open that finds it at 1 is the last thing the
+    board does: the file is created (or emptied), the host is told (frame b'P') and the board
+    is gone. The count is kept in FILE, so it runs on across soft resets (new agents)."""
+
+    def __init__(self, path):
+        d, _, name = path.rpartition('/')
+        self.name = '/' + name
+        self.fs = vfs.VfsPosix(d or '.')
+
+    def tick(self):
+        with self.fs.open(self.name, 'r') as f:
+            left = int(f.read().strip() or '0')
+        with self.fs.open(self.name, 'w') as f:
+            f.write(str(left - 1))
+        return left == 1
+
+
 class RootFS:
     """The flash folder at '/', plus the host's stand-in modules at /.vboard (unlisted)."""
 
-    def __init__(self, flash, virtual):
+    def __init__(self, flash, virtual, cut=None):
         self.flash = vfs.VfsPosix(flash)
         self.virtual = vfs.VfsPosix(virtual)
+        self.cut = PowerCut(cut) if cut else None
 
     def _pick(self, path):
         if path == HIDDEN or path.startswith(HIDDEN + '/'):
@@ -103,9 +129,17 @@ class RootFS:
 
     def open(self, path, mode):
         fs, p = self._pick(path)
-        if fs is self.virtual and ('w' in mode or 'a' in mode or '+' in mode):
+        writing = 'w' in mode or 'a' in mode or '+' in mode
+        if fs is self.virtual and writing:
             raise OSError(30)  # EROFS
-        return fs.open(p, mode)
+        f = fs.open(p, mode)
+        if writing and self.cut is not None and self.cut.tick():
+            f.close()
+            sys.stdout.buffer.write(FRAME + b'P' + b'%08x' % 0)
+            import time
+            while True:         # the power is gone: nothing more happens here
+                time.sleep(1)
+        return f
 
 
 def attach_chips():
@@ -277,14 +311,61 @@ def unlock_heap():
         pass
 
 
+FEED_FRAME = FRAME + b'F' + b'%08x' % 0
+
+
+def watch(cause, wdt_ms):
+    """The stand-in machine module as the chip left it, reporting its watchdog to the host;
+    machine.Timer callbacks run in a thread of their own, as the chip's timer IRQ does."""
+    import machine
+    machine.set_reset_cause(cause)
+    out = sys.stdout.buffer
+
+    def on_watchdog(w, started):
+        if started:
+            t = b'%d' % w.timeout
+            out.write(FRAME + b'W' + b'%08x' % len(t) + t)
+        else:
+            out.write(FEED_FRAME)
+
+    machine.on_watchdog = on_watchdog
+    if wdt_ms:
+        w = machine.watchdog()
+        w.timeout = wdt_ms          # still running: a soft reset does not stop it
+        w.fed_at = machine.now_ms()
+    running = []
+
+    def on_timer(t):
+        if running:
+            return
+        running.append(1)
+        import _thread
+        _thread.start_new_thread(_timers, (machine,))
+
+    machine.on_timer = on_timer
+
+
+def _timers(machine):
+    import time
+    while True:
+        time.sleep_ms(10)
+        try:
+            machine.run_timers()
+        except Exception as e:  # a callback's fault, as a board prints it
+            sys.print_exception(e)
+
+
 def main():
     flash, virtual, mode = sys.argv[1], sys.argv[2], sys.argv[3]
     board = sys.argv[4] if len(sys.argv) > 4 else ''
+    cause = int(sys.argv[5]) if len(sys.argv) > 5 else 1
+    wdt_ms = int(sys.argv[6]) if len(sys.argv) > 6 else 0
     vfs.umount('/')
-    vfs.mount(RootFS(flash, virtual), '/')
+    vfs.mount(RootFS(flash, virtual, os.getenv('VBOARD_CUT')), '/')
     os.chdir('/')
     sys.path[:] = ['', '.frozen', '/lib', HIDDEN]
     sys.argv[:] = []
+    watch(cause, wdt_ms)
     agent = Agent(board)
     booted = False
     while True:

@@ -22,8 +22,9 @@ class Runner(ServiceHost):
     on host:port (port None: no server)."""
 
     def __init__(self, board, store, root='', clock=None, network=None, host='0.0.0.0',
-                 port=80, log=None, make=None):
+                 port=80, log=None, make=None, trial=None):
         ServiceHost.__init__(self, board, store, root, clock, make=make, log=log)
+        self.trial = trial      # a new version on trial (trial.py): its faults are counted
         self.host = host
         self.port = port
         self.hub = Hub()
@@ -109,7 +110,7 @@ class Runner(ServiceHost):
             self.server.shutdown()
 
 
-def main(board=None, root='', clock=None, make=None):
+def main(board=None, root='', clock=None, make=None, trial=None):
     """A Wi-Fi board's main (app.main hands over when the board says NETWORK = 'wlan', and
     gives the App class as `make`)."""
     from ..store import Store
@@ -120,5 +121,5 @@ def main(board=None, root='', clock=None, make=None):
     except ImportError:      # a port without Wi-Fi: the remote on whatever network it has
         network = None
     r = Runner(board, Store(root), root, clock=clock, network=network,
-               port=getattr(board, 'HTTP_PORT', 80), make=make)
+               port=getattr(board, 'HTTP_PORT', 80), make=make, trial=trial)
     r.run()

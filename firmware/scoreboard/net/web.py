@@ -42,6 +42,8 @@ REASONS = {200: 'OK', 202: 'Accepted', 400: 'Bad Request', 401: 'Unauthorized',
            431: 'Header Fields Too Large',
            500: 'Internal Server Error', 501: 'Not Implemented', 503: 'Service Unavailable'}
 
+STREAMED = ('/api/update',)  # routes whose handler streams its own body (net/update.py)
+
 Request.max_content_length = MAX_BODY
 Request.max_body_length = MAX_BODY
 
@@ -253,9 +255,9 @@ def _bare(head):
     return head.count(b'\n') != n or cr != n
 
 
-def json_type(headers):
+def json_type(headers, want='application/json'):
     ct = headers.get('Content-Type')
-    return ct is not None and ct.split(';', 1)[0].strip().lower() == 'application/json'
+    return ct is not None and ct.split(';', 1)[0].strip().lower() == want
 
 
 async def read_request(app, reader, writer, buf):
@@ -306,9 +308,16 @@ async def read_request(app, reader, writer, buf):
         if not cl or not cl.isdigit() or len(cl) > 7:
             raise HTTPError(400, 'bad Content-Length')
         length = int(cl)
-    if length > MAX_BODY:
+    streamed = url in STREAMED and method == 'POST'
+    if streamed:
+        length = len(rest)      # its handler reads the body as it comes (net/update.py)
+    elif length > MAX_BODY:
         raise HTTPError(413, 'body over %d bytes' % MAX_BODY)
-    if method == 'POST' and not json_type(headers):
+    if streamed and not json_type(headers, 'application/octet-stream'):
+        # An update's body is the package itself: application/octet-stream, which no other
+        # web page may send from a visitor's browser without the board's consent either.
+        raise HTTPError(415, 'send Content-Type: application/octet-stream')
+    if method == 'POST' and not streamed and not json_type(headers):
         # A form or text/plain post is what any web page may make a visitor's browser send;
         # application/json it cannot without the board's consent (CORS): DESIGN section 10.
         raise HTTPError(415, 'send Content-Type: application/json')
@@ -323,6 +332,8 @@ async def read_request(app, reader, writer, buf):
                       sock=(reader, writer))
     except Exception:     # a query string microdot cannot decode, say
         raise HTTPError(400, 'bad request')
+    if streamed:
+        req.max_content_length = 1 << 30   # its handler knows the flash's room
     return req
 
 
@@ -619,6 +630,9 @@ def make_app(remote):
         except ValueError as e:
             return refuse(400, str(e))
         return reply(200, {'joining': wifi.ssid, 'hostname': wifi.hostname})
+
+    from .update import register    # GET /api/version, POST /api/update (DESIGN section 12)
+    register(app, remote, authorised, reply, refuse)
 
     @app.errorhandler(404)
     async def not_found(req):
