@@ -14,6 +14,7 @@ import json
 import os
 
 from scoreboard.net.mqtt import MQTTClient, ticks_diff, ticks_ms
+from scoreboard.net.resolve import Resolver, idle_screen
 
 
 async def _sleep_ms(ms):
@@ -130,6 +131,8 @@ class Venue:
         self.client = MQTTClient('sb-%s-%s' % (conf['table'], board_id), conf['host'],
                                  conf['port'], conf['user'], conf['password'], keepalive,
                                  (self.base + 'status', 'offline', True, 1))
+        # The broker's name looked up only out of play, its address dialled (net/resolve.py)
+        self.resolver = Resolver(conf['host'], conf['port'], lambda: idle_screen(self.ctl))
         self.published = -1      # ctl.version last published
         self.sent = 0            # game records acknowledged by the broker
         self.connects = 0
@@ -192,8 +195,11 @@ class Venue:
     async def run(self):
         backoff = self.BACKOFF_MIN
         while not self._stop:
+            dialled = False
             try:
+                self.client.host = await self.resolver.address()
                 await self.client.connect()
+                dialled = True
                 self.connects += 1
                 self.error = None
                 await self._online()
@@ -203,6 +209,8 @@ class Venue:
                     await _sleep_ms(self.POLL)
             except Exception as e:   # OSError, TimeoutError, refused: try again later
                 self.error = repr(e)
+                if not dialled:       # the address no longer answers: look it up again
+                    self.resolver.failed()
                 self.client.close()
             if self._stop:
                 break
@@ -237,4 +245,6 @@ def from_net(net, root='', uid=None, log=None):
     if conf is None:
         return None
     from scoreboard.net.outbox import Outbox
-    return Venue(None, conf, Outbox(root), uid or board_id() or conf['table'])
+    link = Venue(None, conf, Outbox(root), uid or board_id() or conf['table'])
+    link.resolver.log = log
+    return link
