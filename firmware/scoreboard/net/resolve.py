@@ -6,24 +6,14 @@
 # dials the address: a dotted address makes getaddrinfo answer at once, with no query. A name
 # that no longer answers is looked up again, once more only out of play. An IP address in
 # net.json needs no look-up at all.
-try:
-    from asyncio import sleep_ms
-except ImportError:  # CPython
-    import asyncio
+import asyncio
 
-    def sleep_ms(ms):  # type: ignore[misc]
-        return asyncio.sleep(ms / 1000)
+from scoreboard.net.mqtt import ticks_diff, ticks_ms
 
-try:
-    from time import ticks_diff, ticks_ms
-except ImportError:  # CPython
-    from time import monotonic
 
-    def ticks_ms():  # type: ignore[misc]
-        return int(monotonic() * 1000)
+async def sleep_ms(ms):
+    await asyncio.sleep(ms / 1000)
 
-    def ticks_diff(a, b):  # type: ignore[misc]
-        return a - b
 
 AF_INET = 2
 WAIT_MS = 250     # between looks at the screen while a look-up waits for the board to be idle
