@@ -28,7 +28,7 @@ DATA_PIN = 22
 def displays():
     from machine import Pin
     from scoreboard.drivers.ws2812_digits import WS2812Digits
-    from scoreboard.drivers.ws2812_pio import PioNeoPixel
+    from scoreboard.ws2812_pio import PioNeoPixel
     from scoreboard.render.segments import SingleLayout
     # Data on GP22 through a 74AHCT125 powered from 5 V and a 330 ohm resistor at the strip.
     # Written by a PIO state machine (state machine 0), not `neopixel`: neopixel turns

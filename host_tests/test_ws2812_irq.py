@@ -2,7 +2,7 @@
 # A WS2812 refresh and the 433 MHz receiver on one rp2 board (pico_ws2812_digits). MicroPython's
 # neopixel keeps interrupts off for the whole write, 30 us a LED (the virtual neopixel models it,
 # tools/virtual/irqoff.py): a fob's edges in that time are late or lost. The PIO driver
-# (scoreboard/drivers/ws2812_pio.py) leaves interrupts on; the virtual rp2.StateMachine runs its
+# (scoreboard/ws2812_pio.py) leaves interrupts on; the virtual rp2.StateMachine runs its
 # program and hands the chip model what the strip would show. Both measured, same presses.
 import sys
 
@@ -17,7 +17,7 @@ import pico_ws2812_digits as board  # noqa: E402
 import rp2  # noqa: E402  (tools/virtual/rp2.py)
 from receiver import Receiver  # noqa: E402
 from scoreboard.drivers.ws2812_digits import WS2812Digits  # noqa: E402
-from scoreboard.drivers.ws2812_pio import PioNeoPixel  # noqa: E402
+from scoreboard.ws2812_pio import PioNeoPixel  # noqa: E402
 from scoreboard.remote.board import receivers  # noqa: E402
 from ws2812_digits import WS2812DigitsChip  # noqa: E402
 

@@ -10,7 +10,8 @@
 # No allocation per refresh: put() reads the driver's own buffer.
 #
 # A drop-in for neopixel.NeoPixel where the drivers use it (buf, bpp, ORDER, write): the board
-# file builds it and hands it to WS2812Digits(np=...); only boards/ knows the part.
+# file builds it and hands it to WS2812Digits(np=...); only boards/ knows the part. (Not in
+# drivers/: it is the strip's writer, as neopixel is, not a display driver of its own.)
 # The program is the one of MicroPython's rp2 examples: at 8 MHz, 10 cycles a bit (1.25 us),
 # a 1 high 0.875 us, a 0 high 0.25 us, as the WS2812 datasheet's 800 kHz timing wants.
 # (The esp32 stubs have no rp2: the type check of that port skips the import.)
