@@ -29,9 +29,14 @@ def displays():
     from machine import Pin
     from scoreboard.drivers.ws2812_digits import WS2812Digits
     from scoreboard.render.single import SingleLayout
+    from scoreboard.ws2812_pio import PioNeoPixel
     # Data on GP22 through a 74AHCT125 powered from 5 V and a 330 ohm resistor at the strip.
-    digits = WS2812Digits(Pin(DATA_PIN, Pin.OUT), digits=DIGITS, leds=LEDS_PER_SEGMENT,
-                          seg_order=SEGMENT_ORDER, dp_leds=DP_LEDS,
+    # Written by a PIO state machine (state machine 0), not `neopixel`: neopixel turns
+    # interrupts off for the whole strip (4.3 ms), and the RF receiver's IRQ would miss the fob.
+    pin = Pin(DATA_PIN, Pin.OUT)
+    np = PioNeoPixel(pin, DIGITS * (7 * LEDS_PER_SEGMENT + DP_LEDS))
+    digits = WS2812Digits(pin, digits=DIGITS, leds=LEDS_PER_SEGMENT,
+                          seg_order=SEGMENT_ORDER, dp_leds=DP_LEDS, np=np,
                           colours=('red',) * (DIGITS // 2) + ('blue',) * (DIGITS // 2))
     return [SingleLayout(digits)]
 

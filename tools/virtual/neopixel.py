@@ -1,6 +1,9 @@
 # A stand-in for MicroPython's `neopixel` module on the virtual board: the same buffer layout
 # (GRB, 3 or 4 bytes a pixel) and write() hands the buffer to whatever listens on the pin, as the
-# WS2812 data line would.
+# WS2812 data line would. As MicroPython's rp2 neopixel (machine.bitstream), a write keeps
+# interrupts off for the whole strip, about 30 us a LED (virtual/irqoff.py): the receivers' edges
+# in that time come late or are lost.
+import irqoff
 import machine
 
 
@@ -33,3 +36,4 @@ class NeoPixel:
 
     def write(self):
         machine.to_chips(machine.bus(self._key), self.buf)
+        irqoff.off(self.n * irqoff.US_PER_LED)   # allocates nothing

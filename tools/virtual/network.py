@@ -9,6 +9,13 @@
 #                                    cannot join) / comes back (the firmware must join again)
 #   network.JOIN_MS                  how long a join takes (ms of the host's clock)
 #   network.attempts                 (ms, ssid) of every connect() call; never a password
+#   network.names({'broker.bar': '127.0.0.1'}, ms=300)   host names the DNS knows; from then on
+#                                    `socket.getaddrinfo` of a name blocks `ms` (time.sleep, the
+#                                    whole interpreter waits, as lwip's getaddrinfo holds the
+#                                    chip's one loop), an unknown name raises OSError(-2) after
+#                                    it; a dotted address answers at once, as lwip's does
+#   network.lookups                  (ms, host) of every look-up of a name
+import sys
 import time
 
 STA_IF = 0
@@ -26,6 +33,10 @@ _up = True
 _hostname = 'mpy-board'
 _ifaces = {}
 attempts = []
+DNS_MS = 0
+_names = None        # None: the host's own resolver, no stand-in socket module
+_host_socket = None
+lookups = []
 
 
 def _ms():
@@ -48,6 +59,52 @@ def reset():
     JOIN_MS = 0
     _ifaces.clear()
     del attempts[:]
+    _no_names()
+
+
+def _dotted(host):
+    parts = host.split('.')
+    return len(parts) == 4 and all(p.isdigit() for p in parts)
+
+
+def names(table, ms=None):
+    """Only these host names resolve, each look-up blocking `ms` (DNS_MS if None)."""
+    global _names, DNS_MS, _host_socket
+    import vsocket
+    if _host_socket is None:
+        _host_socket = sys.modules.get('socket')
+    _names = dict(table)
+    if ms is not None:
+        DNS_MS = ms
+    sys.modules['socket'] = vsocket
+
+
+def _no_names():
+    global _names, DNS_MS, _host_socket
+    _names = None
+    DNS_MS = 0
+    del lookups[:]
+    if _host_socket is not None:
+        sys.modules['socket'] = _host_socket
+        _host_socket = None
+
+
+def _block(ms):
+    if hasattr(time, 'sleep_ms'):
+        time.sleep_ms(ms)
+    else:
+        time.sleep(ms / 1000)
+
+
+def getaddrinfo(host, port, af=0, type=0, proto=0, flags=0):  # noqa: A002
+    import vsocket
+    if _dotted(host):
+        return vsocket.host_getaddrinfo(host, port, af, type, proto, flags)
+    lookups.append((_ms(), host))
+    _block(DNS_MS)
+    if not _up or _names is None or host not in _names:
+        raise OSError(-2)
+    return vsocket.host_getaddrinfo(_names[host], port, af, type, proto, flags)
 
 
 def air(networks):

@@ -6,6 +6,7 @@ make (virtual/pulses.py) on the receiver's pin; before each loop pass the harnes
 clock set to each edge's time first, so the firmware's IRQ reads the tick the edge came at.
 `clock` is that microsecond clock: the firmware's EdgeRing must be built with it."""
 
+import irqoff
 from virtual import pulses
 from virtual.irqpin import Clock
 
@@ -19,6 +20,7 @@ class Receiver:
         self.kind = kind
         self.idle = pulses.NEC_IDLE if kind == 'ir' else pulses.RF_IDLE
         self.clock = clock if clock is not None else Clock()
+        irqoff.clock = self.clock   # interrupt-off windows (a neopixel write) on this clock
         self._edges = []
         self.sent = []  # (code, at_ms, hold_ms) of every press queued
 
@@ -56,13 +58,37 @@ class Receiver:
 
         upto = now_ms * 1000
         n = 0
+        held = None     # [window end, level]: edges while interrupts were off (irqoff.py)
         for t, v in self._edges:
             if t > upto:
                 break
-            self.clock.us = t
-            machine.drive(self.pin_id, v)
+            if held is not None and t >= held[0]:
+                self._late(held)
+                held = None
+            end = irqoff.window_end(t) if irqoff.n else None
+            if end is not None:
+                if held is None:
+                    held = [end, v]
+                else:
+                    held[1] = v
+                    irqoff.lost += 1
+            else:
+                self.clock.us = t
+                machine.drive(self.pin_id, v)
             n += 1
+        if held is not None:
+            self._late(held)
         if n:
             del self._edges[:n]
+        irqoff.past(upto)
         self.clock.us = upto
         return n
+
+    def _late(self, held):
+        # Interrupts back on: the pending IRQ runs once, at the window's end, reading the
+        # line as it is then.
+        import machine
+
+        irqoff.late += 1
+        self.clock.us = held[0]
+        machine.drive(self.pin_id, held[1])

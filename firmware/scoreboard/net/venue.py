@@ -20,6 +20,7 @@ import time
 from scoreboard.aio import sleep_ms as _sleep_ms
 from scoreboard.net import ha
 from scoreboard.net.mqtt import MQTTClient, MQTTError
+from scoreboard.net.resolve import Resolver, idle_screen
 from scoreboard.net.utf8 import repair
 
 FORMAT = 1   # the `v` of the `state` and `game` payloads (docs/formats.md)
@@ -139,6 +140,8 @@ class Venue:
         self.client = MQTTClient('sb-%s-%s' % (conf['table'], board_id), conf['host'],
                                  conf['port'], conf['user'], conf['password'], keepalive,
                                  (self.base + 'status', 'offline', True, 1))
+        # The broker's name looked up only out of play, its address dialled (net/resolve.py)
+        self.resolver = Resolver(conf['host'], conf['port'], lambda: idle_screen(self.ctl))
         self.published = -1      # ctl.version last published
         self.sent = 0            # game records acknowledged by the broker
         self.connects = 0
@@ -262,8 +265,11 @@ class Venue:
     async def run(self):
         backoff = self.BACKOFF_MIN
         while not self._stop:
+            dialled = False
             try:
+                self.client.host = await self.resolver.address()
                 await self.client.connect()
+                dialled = True
                 self.connects += 1
                 self.error = None
                 await self._online()
@@ -273,6 +279,8 @@ class Venue:
                     await _sleep_ms(self.POLL)
             except Exception as e:   # OSError, TimeoutError, refused: try again later
                 self.error = repr(e)
+                if not dialled:       # the address no longer answers: look it up again
+                    self.resolver.failed()
                 self.client.close()
             if self._stop:
                 break
@@ -320,6 +328,7 @@ def from_net(net, root='', uid=None, log=None):
     host = net.get('hostname') if isinstance(net, dict) else None
     url = 'http://%s.local/' % host.lower() if isinstance(host, str) and host else None
     v = Venue(None, conf, Outbox(root), uid or board_id() or conf['table'], url=url, log=log)
+    v.resolver.log = v.log
     if v.outbox.dropped:
         v.log('venue: the outbox could not keep %d records: not sent' % v.outbox.dropped)
     v.take_matches(MatchLink(root, v.base + 'match'))
