@@ -143,3 +143,9 @@ venue-demo: $(STAMP)
 # The venue at scale: many tables on one broker, the rate the service keeps, its lag and memory.
 bench-venue: $(STAMP)
 	$(BIN)/python tools/bench_venue.py
+
+# The soak alone (also part of `make bench`): 100 games of 100 frames on pico_tm1637, the live
+# heap read after each bank (tools/bench_soak.py; GAMES and FRAMES as arguments there).
+.PHONY: bench-soak
+bench-soak: $(STAMP)
+	$(BIN)/python tools/bench_soak.py

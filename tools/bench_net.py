@@ -4,16 +4,18 @@
 #   - a button's change to the event at each of four connected event streams;
 #   - the worst gap between scoring passes with four clients busy, and with the Wi-Fi down;
 #   - the heap with the web part running and four clients connected, against the same board
-#     without the network part, and what a Pico W (about 160 KB free) would have left.
+#     without the network part, and what a Pico W would have left (its free heap from
+#     MicroPython v1.28.0's stock images: tools/bench_summary.py, PICO_W_FREE).
 # The clients run in the same process as the board (asyncio streams), so the figures include
 # their share of the CPU; the heap figures say what the clients' own objects add.
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_summary import (PICO_W_FREE, RPI_PICO_GC_HEAP, RPI_PICO_REPL_FREE,  # noqa: E402
+                           RPI_PICO_W_GC_HEAP, note)
 from mpy_tools import ROOT, compile_tree, run  # noqa: E402
 
-PICO_W_FREE = 160 * 1024
 ASYNCIO_BOUND = 4352        # `import asyncio` + one run on the 64-bit unix port (frozen there)
 FIRMWARE_ALONE = 71 * 1024   # `make bench`'s smallest heap for the firmware alone (bench_app)
 BUILD = '/tmp/sb-bench-net/build'
@@ -493,9 +495,10 @@ def main():
     server_ends = clients_b // 2
     need = FIRMWARE_ALONE + extra + server_ends
     print('  64-bit arithmetic (objects twice a board\'s size, an upper bound): a Pico W (about '
-          '160 KB free), firmware alone about %d KB (bench_app), the network part and 4 '
+          '%d KB free), firmware alone about %d KB (bench_app), the network part and 4 '
           'streams\' server ends (about %.1f KB) added: about %.0f KB left' % (
-              FIRMWARE_ALONE // 1024, server_ends / 1024, (PICO_W_FREE - need) / 1024))
+              PICO_W_FREE // 1024, FIRMWARE_ALONE // 1024, server_ends / 1024,
+              (PICO_W_FREE - need) / 1024))
     w = wasm32(paths)
     if isinstance(w, str):
         print('32-bit figures skipped: ' + w)
@@ -519,14 +522,26 @@ def main():
               streams / k, (streams - idle) / k, played / k, page / k,
               w['page_len'][0], after_page / k))
     steady = played + ASYNCIO_BOUND
-    print('  a Pico W (about 160 KB free on its stock build; asyncio\'s own objects, %.1f KB '
-          'on the 64-bit port, added as a bound): about %.0f KB left with 4 phones watching a '
-          'game, about %.0f KB at the moment the page is served (all code as .mpy files; '
-          'frozen with manifest.py, the code stays in flash)' % (
-              ASYNCIO_BOUND / k, (PICO_W_FREE - steady) / k,
-              (PICO_W_FREE - steady - page) / k))
+    venue = w['venue'][0]
+    keeps = PICO_W_FREE - steady - venue
+    print('  a Pico W\'s free heap: MicroPython v1.28.0\'s stock RPI_PICO_W image reserves %d '
+          'bytes for its GC heap (the linker\'s __GcHeapStart..__GcHeapEnd, built from the '
+          'v1.28.0 source), the RPI_PICO %d, whose gc.mem_free() at a bare REPL is %d: so a '
+          'Pico W has about %d bytes (%.0f KB) free before the firmware' % (
+              RPI_PICO_W_GC_HEAP, RPI_PICO_GC_HEAP, RPI_PICO_REPL_FREE, PICO_W_FREE,
+              PICO_W_FREE / k))
+    print('  a Pico W (asyncio\'s own objects, %.1f KB on the 64-bit port, added as a bound): '
+          'about %.0f KB left with 4 phones watching a game, about %.0f KB at the moment the '
+          'page is served (all code as .mpy files; frozen with manifest.py, the code stays in '
+          'flash)' % (ASYNCIO_BOUND / k, (PICO_W_FREE - steady) / k,
+                      (PICO_W_FREE - steady - page) / k))
     print('  a board with `mqtt` settings (the venue) also loads the venue link\'s code: %.1f KB '
-          'more' % (w['venue'][0] / k))
+          'more; with it a Pico W keeps about %.0f KB (%d bytes; goal >= 96 KB: %s; the venue '
+          'link\'s own objects not counted)' % (
+              venue / k, keeps / k, keeps,
+              'met' if keeps >= 96 * 1024 else 'short by %d' % (96 * 1024 - keeps)))
+    note('net32', {'idle': idle, 'streams': streams, 'played': played, 'venue': venue,
+                   'page': page, 'asyncio': ASYNCIO_BOUND, 'free': PICO_W_FREE, 'keeps': keeps})
     return 0
 
 

@@ -138,6 +138,9 @@ def main():
     per_frame = (live[-1] - after[0]) / float(max(1, (len(after) - 1) * frames))
     print('  kept per frame over the soak: %.2f bytes (goal 0: nothing kept per frame beyond the '
           'game in play)' % per_frame)
+    from bench_summary import note
+    note('soak', {'games': games, 'frames': frames, 'spread': max(after) - min(after),
+                  'drift': live[-1] - after[0]})
     return 0
 
 
