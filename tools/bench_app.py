@@ -263,7 +263,7 @@ def wasm32_breakdown(build, tools, modules=False):
         path = os.path.join(prefix, 'steps-%s.json' % board)
         with open(path, 'w') as f:
             json.dump(job, f)
-        r = subprocess.run([node, os.path.join(WASM_PKG, 'run_steps.mjs'),
+        r = subprocess.run([node, '--expose-gc', os.path.join(WASM_PKG, 'run_steps.mjs'),
                             os.path.join(prefix, 'node_modules'), path],
                            capture_output=True, text=True, timeout=900)
         if r.returncode:
@@ -362,7 +362,7 @@ def wasm32_romfs(build, tools, node, prefix):
     path = os.path.join(prefix, 'steps-romfs.json')
     with open(path, 'w') as f:
         json.dump(job, f)
-    r = subprocess.run([node, os.path.join(WASM_PKG, 'run_steps.mjs'),
+    r = subprocess.run([node, '--expose-gc', os.path.join(WASM_PKG, 'run_steps.mjs'),
                         os.path.join(prefix, 'node_modules'), path],
                        capture_output=True, text=True, timeout=900)
     sys.stdout.write(r.stdout if r.returncode == 0 else
