@@ -20,7 +20,7 @@ def drop_tone_record():
     # the virtual buzzer's record of every tone played is the test's, not the board's
     import machine
     for p in machine.PWM.instances:
-        p.tones.clear()
+        p.tones = []
 
 
 def test_the_live_heap_after_each_bank_stays_flat_on_pico_tm1637():

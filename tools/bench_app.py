@@ -129,10 +129,11 @@ MEASURE = "gc.collect()\n_m[%r] = gc.mem_alloc()\n"
 # The virtual buzzer (tools/virtual/pwm.py) records every tone the firmware plays, for the tests
 # and the simulator's `tones`: about 240 bytes a frame on a 32-bit port (a click per tap, the
 # chime per entry), the bench's own objects, not the board's. Dropped before the reading after
-# the frames, and its size printed beside them.
+# the frames, and its size printed beside them. The lists are replaced, not cleared: on the
+# WebAssembly port a cleared list's old items block still holds (and keeps alive) what it held.
 DROP_RECORDS = '''
 for _p in machine.PWM.instances:
-    _p.tones.clear()
+    _p.tones = []
 sim._tones_old = []
 _p = None
 '''
@@ -230,6 +231,7 @@ def code_in_place(build):
 # The same breakdown on a 32-bit MicroPython: the WebAssembly port from npm (pinned in
 # tools/wasm32/package.json), run by node, with 4-byte objects and 16-byte heap blocks as on an
 # RP2040 or ESP32. It grows its heap on demand, so it gives live figures, not a smallest heap.
+BOARDS32 = ('bare', 'pico_tm1637', 'pico_w_tm1637')
 WASM_PKG = os.path.join(ROOT, 'tools', 'wasm32')
 
 
@@ -251,7 +253,7 @@ def wasm32_breakdown(build, tools, modules=False):
         return
     frames = [frame_line(i) + '\n' for i in range(100)]
     from bench_summary import note
-    for board in ('pico_tm1637',) if modules else ('bare', 'pico_tm1637', 'pico_w_tm1637'):
+    for board in ('pico_tm1637',) if modules else BOARDS32:
         subst = {'tools': '/tools', 'fw': '/fw', 'virtual': '/tools/virtual', 'board': board,
                  'boards': '/tools/' + ('fixtures' if board == 'bare' else 'boards'),
                  'flash': '/flash', 'label': 'app (32-bit, WebAssembly port):',
