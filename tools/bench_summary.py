@@ -60,7 +60,7 @@ def _verdict(got, goal, most=True):
     ok = got <= goal if most else got >= goal
     if ok:
         return 'met'
-    return ('over by %d' if most else 'short by %d') % abs(got - goal)
+    return ('over by {:,}' if most else 'short by {:,}').format(abs(got - goal))
 
 
 def _line(what, got, goal=None, most=True):
@@ -87,8 +87,9 @@ def show(out=sys.stdout):
         w(_line('firmware code + board + chip model', h['code'],
                 GOALS['code'] if main else None) + '\n')
         w(_line('app objects after boot', h['boot']) + '\n')
-        w(_line('100 frames (the bench\'s tone record, %s bytes, dropped)' % '{:,}'.format(
-            h.get('records', 0)), h['frames'], GOALS['frames']) + '\n')
+        w(_line('the setup through the menu (its code stays loaded)', h.get('setup')) + '\n')
+        w(_line('100 frames (the virtual buzzer recording no tones)', h['frames'],
+                GOALS['frames']) + '\n')
         w(_line('whole 100-frame run (harness %s included)' % '{:,}'.format(h['harness']),
                 h['total'], GOALS['run'] if main else None) + '\n')
     n = got.get('net32')
