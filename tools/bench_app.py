@@ -374,6 +374,10 @@ def wasm32_romfs(build, tools, node, prefix):
                        capture_output=True, text=True, timeout=900)
     sys.stdout.write(r.stdout if r.returncode == 0 else
                      'app (32-bit): ROMFS run failed: %s\n' % r.stderr[-1000:])
+    last = r.stdout.split()[-1:] if r.returncode == 0 else []
+    if last and last[0].isdigit():
+        from bench_summary import note
+        note('h32 romfs', int(last[0]))
 
 
 IDLE = '''

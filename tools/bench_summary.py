@@ -86,6 +86,9 @@ def show(out=sys.stdout):
         main = board == 'pico_tm1637'
         w(_line('firmware code + board + chip model', h['code'],
                 GOALS['code'] if main else None) + '\n')
+        if main and got.get('h32 romfs') is not None:
+            w(_line('  the same, bytecode run in place (ROMFS image, as frozen)',
+                    got['h32 romfs'], GOALS['code']) + '\n')
         w(_line('app objects after boot', h['boot']) + '\n')
         w(_line('the setup through the menu (its code stays loaded)', h.get('setup')) + '\n')
         w(_line('100 frames (the virtual buzzer recording no tones)', h['frames'],
