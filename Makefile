@@ -178,3 +178,9 @@ package: $(STAMP)
 
 ota: $(STAMP)
 	@$(BIN)/python tools/package.py ota --host $(HOST) $(if $(TOKEN),--token $(TOKEN))
+
+# The soak alone (also part of `make bench`): 100 games of 100 frames on pico_tm1637, the live
+# heap read after each bank (tools/bench_soak.py; GAMES and FRAMES as arguments there).
+.PHONY: bench-soak
+bench-soak: $(STAMP)
+	$(BIN)/python tools/bench_soak.py

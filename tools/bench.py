@@ -19,10 +19,14 @@ SECTIONS = (
     ('the phone remote on loopback', PY, 'tools/bench_net.py'),
     ('latency, instructions and bytes per pass and per frame (issue 17)', PY,
      'tools/bench_perf.py'),
+    ('the soak: 100 games of 100 frames, the live heap after each bank (issue 26)', PY,
+     'tools/bench_soak.py'),
 )
 
 
 def main():
+    import bench_summary        # tools/: this script's folder is on the path
+    bench_summary.clear()   # each section notes its figures for the summary at the end
     failed = 0
     for title, interp, script in SECTIONS:
         print('== %s (%s)' % (title, script))
@@ -35,6 +39,8 @@ def main():
         if r.returncode:
             print('   (failed with exit code %d)' % r.returncode)
             failed += 1
+    print('== summary: the figures above beside their goals (tools/bench_summary.py)')
+    bench_summary.show()
     return 1 if failed else 0
 
 

@@ -4,7 +4,7 @@
 #   - a button's change to the event at each of four connected event streams;
 #   - the worst gap between scoring passes with four clients busy, and with the Wi-Fi down;
 #   - the heap with the web part running and four clients connected, against the same board
-#     without the network part, and what a Pico W (about 160 KB free) would have left.
+#     without the network part, and what a Pico W (195,176 bytes free) keeps.
 # The clients run in the same process as the board (asyncio streams), so the figures include
 # their share of the CPU; the heap figures say what the clients' own objects add.
 import os
@@ -12,7 +12,7 @@ import sys
 
 from mpy_tools import ROOT, chunks, compile_tree, onboard, run
 
-PICO_W_FREE = 160 * 1024
+from bench_summary import PICO_W_FREE  # noqa: E402  (195,176 bytes: see there)
 ASYNCIO_BOUND = 4352        # `import asyncio` + one run on the 64-bit unix port (frozen there)
 FIRMWARE_ALONE = 71 * 1024   # `make bench`'s smallest heap for the firmware alone (bench_app)
 BUILD = '/tmp/sb-bench-net/build'
@@ -178,7 +178,7 @@ def main():
     server_ends = clients_b // 2
     need = FIRMWARE_ALONE + extra + server_ends
     print('  64-bit arithmetic (objects twice a board\'s size, an upper bound): a Pico W (about '
-          '160 KB free), firmware alone about %d KB (bench_app), the network part and 4 '
+          '195,176 bytes free), firmware alone about %d KB (bench_app), the network part and 4 '
           'streams\' server ends (about %.1f KB) added: about %.0f KB left' % (
               FIRMWARE_ALONE // 1024, server_ends / 1024, (PICO_W_FREE - need) / 1024))
     w = wasm32(paths)
@@ -204,10 +204,10 @@ def main():
               streams / k, (streams - idle) / k, played / k, page / k,
               w['page_len'][0], after_page / k))
     steady = played + ASYNCIO_BOUND
-    print('  a Pico W (about 160 KB free on its stock build; asyncio\'s own objects, %.1f KB '
-          'on the 64-bit port, added as a bound): about %.0f KB left with 4 phones watching a '
-          'game, about %.0f KB at the moment the page is served (all code as .mpy files; '
-          'frozen with manifest.py, the code stays in flash)' % (
+    print('  a Pico W (195,176 bytes free on v1.28.0\'s stock build; asyncio\'s own objects, '
+          '%.1f KB on the 64-bit port, added as a bound): about %.0f KB left with 4 phones '
+          'watching a game, about %.0f KB at the moment the page is served (all code as .mpy '
+          'files; frozen with manifest.py, the code stays in flash)' % (
               ASYNCIO_BOUND / k, (PICO_W_FREE - steady) / k,
               (PICO_W_FREE - steady - page) / k))
     print('  a board with `mqtt` settings (the venue) also loads the venue link\'s code: %.1f KB '

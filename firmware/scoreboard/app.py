@@ -148,9 +148,13 @@ class App:
             self.sound = from_board(board, PWM, Pin, ctl.settings.get('sound') != 'off')
             parts.append('sound')
         if getattr(board, 'IR', None) or getattr(board, 'RF', None):
+            import sys
             from machine import Pin
+            from . import remote
             from .remote.board import receivers
             self.remotes = receivers(board, Pin, us, ctl.settings.get('remote'))
+            # what builds the receivers is not kept: only the decoders and their state stay
+            del sys.modules[remote.__name__ + '.board'], remote.board
             parts.append('learn')
         if getattr(board, 'LIGHT', None) is not None:
             from machine import ADC, Pin

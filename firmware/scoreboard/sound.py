@@ -8,6 +8,7 @@ one of lower or equal rank (a chime after the click of the same press), never on
 Tunes are tuples of (Hz, ms) built at import; playing one allocates nothing.
 """
 
+from .compat import const
 from .ticks import add, diff
 
 # (Hz, ms); 0 Hz is a rest.
@@ -16,10 +17,10 @@ CHIME = ((1319, 80), (0, 20), (1760, 140))  # E6, A6: an entry committed
 WIN = ((1047, 120), (1319, 120), (1568, 120), (0, 40), (2093, 320))  # C6 E6 G6 . C7
 REFUSE = ((196, 260),)  # a low buzz: refused
 
-_RANK_CLICK = 1
-_RANK_CHIME = 2
-_RANK_REFUSE = 3
-_RANK_WIN = 4
+_RANK_CLICK = const(1)
+_RANK_CHIME = const(2)
+_RANK_REFUSE = const(3)
+_RANK_WIN = const(4)
 
 
 class Sound:

@@ -23,6 +23,9 @@ class PWM:
     # buzzer, and finds the buzzers built in `PWM.instances`.
     default_clock = None
     instances = []
+    # False: no tone is recorded (a bench that plays for long and reads the heap after it; the
+    # record is the bench's, not the firmware's). reset() turns it back on.
+    record = True
 
     def __init__(self, pin=None, freq=1000, duty_u16=0, clock=None):
         self.pin = pin
@@ -48,7 +51,7 @@ class PWM:
                 self.tones.pop()
 
     def _open(self, now):
-        if self._sounding():
+        if self._sounding() and PWM.record:
             self.tones.append((self._freq, now, None))
 
     def freq(self, hz=None):
@@ -97,3 +100,4 @@ NAMES = ('PWM',)   # joined into the stand-in machine (tools/virtual/machine.py,
 def reset():
     """A power cut: the buzzers built so far are gone (the next boot builds its own)."""
     PWM.instances.clear()
+    PWM.record = True

@@ -17,12 +17,12 @@ made in the constructor).
 
 from ..ui import keys
 from ..ticks import add, diff
-from .nec import REPEAT
 
 from ..compat import const
 
 
-GAP_MS = const(25)
+_GAP_MS = const(25)
+_REPEAT = const(-1)  # nec.REPEAT, named here so that a board with RF alone loads no NEC code
 
 
 class RemoteKeys:
@@ -123,7 +123,7 @@ class RemoteKeys:
 
     def _on_code(self, code, t):
         now = self._now
-        if code == REPEAT:
+        if code == _REPEAT:
             if self._code >= 0:
                 self._until = add(now, self.release_ms)
             return
@@ -132,7 +132,7 @@ class RemoteKeys:
             return
         if self._code >= 0 and not self._mute and self._bits:
             self._gap = True  # let the key read up before it goes down again
-            self._gap_until = add(now, GAP_MS)
+            self._gap_until = add(now, _GAP_MS)
         self._code = code
         self._until = add(now, self.release_ms)
         self.last_code = code

@@ -12,15 +12,18 @@ learning) replaces the board file's codes. `clock` is the microsecond tick the I
 
 def receivers(board, Pin, clock=None, saved=None):
     from .adapter import RemoteKeys
-    from .ev1527 import EV1527
-    from .nec import NEC
     from .ring import EdgeRing
 
     out = []
-    for attr, kind, decoder in (('IR', 'ir', NEC), ('RF', 'rf', EV1527)):
+    for attr, kind in (('IR', 'ir'), ('RF', 'rf')):
         part = getattr(board, attr, None)
         if not part:
             continue
+        # only the decoder of a receiver the board has is loaded
+        if kind == 'ir':
+            from .nec import NEC as decoder
+        else:
+            from .ev1527 import EV1527 as decoder
         codes = part.get('codes') or {}
         if saved and saved.get(kind) is not None:
             codes = saved[kind]

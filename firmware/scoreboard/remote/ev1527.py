@@ -11,7 +11,7 @@ at the next frame's sync or, after the last frame, in silence: a silence ended b
 64 T, as a receiver's noise soon does; after longer, the press is over and its last frame is
 dropped, so a frame is never reported long after it was sent); any interval out of its window
 drops the frame. A code is reported through `emit(code, tick_us)` only when it is the second
-identical frame in a row (within PAIR_US), and again for each identical frame after: noise, a
+identical frame in a row (within 200 ms), and again for each identical frame after: noise, a
 glitch, a half frame or two fobs at once (their frames alternate or collide) yield nothing.
 """
 
@@ -20,10 +20,10 @@ from ..ticks import diff
 from ..compat import const
 
 
-SYNC_HIGH_MIN = const(120)  # us: the sync's high, 1 T
-SYNC_HIGH_MAX = const(1000)
-PAIR_US = const(200000)  # two frames this close count as one press's repeats
-BITS = const(24)
+_SYNC_HIGH_MIN = const(120)  # us: the sync's high, 1 T
+_SYNC_HIGH_MAX = const(1000)
+_PAIR_US = const(200000)  # two frames this close count as one press's repeats
+_BITS = const(24)
 
 _IDLE = const(0)
 _SHIGH = const(1)  # in a high that may be a sync's
@@ -75,7 +75,7 @@ class EV1527:
         self._h = h
         self._s = _IDLE
         if s == _SHIGH:
-            if SYNC_HIGH_MIN <= h <= SYNC_HIGH_MAX:
+            if _SYNC_HIGH_MIN <= h <= _SYNC_HIGH_MAX:
                 self._s = _SLOW
         elif s == _BHIGH:
             T = self._T
@@ -101,14 +101,14 @@ class EV1527:
                 n = self._n + 1
                 self._n = n
                 self._v = (self._v << 1) | self._b
-                if n == BITS:
+                if n == _BITS:
                     self._frame(self._v)  # this high is the next frame's sync
                 else:
                     self._s = _BHIGH
 
     def _low_ok(self, d):
         T = self._T
-        if self._n == BITS - 1 and 6 * T < d <= 64 * T:  # the last low may end in silence
+        if self._n == _BITS - 1 and 6 * T < d <= 64 * T:  # the last low may end in silence
             return True  # (but not one so long that the press is over before it is seen)
         if self._b:
             return 20 * d >= 11 * T and 10 * d <= 17 * T
@@ -118,7 +118,7 @@ class EV1527:
         # Timed from its last high's end: a frame whose last low ends in silence is as old as
         # that silence, not as the edge that ends it.
         t = self._p
-        if v == self._prev and diff(t, self._prev_t) <= PAIR_US:
+        if v == self._prev and diff(t, self._prev_t) <= _PAIR_US:
             self._emit(v, t)
         self._prev = v
         self._prev_t = t

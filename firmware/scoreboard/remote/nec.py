@@ -25,18 +25,18 @@ from ..compat import const
 REPEAT = const(-1)
 
 # Windows in us, wide enough for +-15% jitter and the receiver's stretched marks.
-LEAD_MIN = const(6750)
-LEAD_MAX = const(11250)
-SPACE_MIN = const(3400)  # 4.5 ms: a frame follows
-SPACE_MAX = const(5600)
-RSPACE_MIN = const(1700)  # 2.25 ms: a repeat code
-RSPACE_MAX = const(2800)
-BIT_MIN = const(300)  # a bit mark, the stop mark and a 0's space: 562 us
-BIT_MAX = const(900)
-ONE_MIN = const(1200)  # a 1's space: 1687 us
-ONE_MAX = const(2200)
-CADENCE_MIN = const(100000)  # one repeat period, frame start to frame start: 108 ms
-CADENCE_MAX = const(117000)
+_LEAD_MIN = const(6750)
+_LEAD_MAX = const(11250)
+_SPACE_MIN = const(3400)  # 4.5 ms: a frame follows
+_SPACE_MAX = const(5600)
+_RSPACE_MIN = const(1700)  # 2.25 ms: a repeat code
+_RSPACE_MAX = const(2800)
+_BIT_MIN = const(300)  # a bit mark, the stop mark and a 0's space: 562 us
+_BIT_MAX = const(900)
+_ONE_MIN = const(1200)  # a 1's space: 1687 us
+_ONE_MAX = const(2200)
+_CADENCE_MIN = const(100000)  # one repeat period, frame start to frame start: 108 ms
+_CADENCE_MAX = const(117000)
 
 _IDLE = const(0)
 _LEAD = const(1)  # in the leader mark
@@ -88,20 +88,20 @@ class NEC:
     def _space_end(self, d, t):
         s = self._s
         if s == _BSPACE:
-            if BIT_MIN <= d <= BIT_MAX:
+            if _BIT_MIN <= d <= _BIT_MAX:
                 self._bit(0)
                 return
-            if ONE_MIN <= d <= ONE_MAX:
+            if _ONE_MIN <= d <= _ONE_MAX:
                 self._bit(1)
                 return
         elif s == _LSPACE:
-            if SPACE_MIN <= d <= SPACE_MAX:
+            if _SPACE_MIN <= d <= _SPACE_MAX:
                 self._s = _BMARK
                 self._n = 0
                 self._lo = 0
                 self._hi = 0
                 return
-            if RSPACE_MIN <= d <= RSPACE_MAX:
+            if _RSPACE_MIN <= d <= _RSPACE_MAX:
                 self._s = _RSTOP
                 return
         self._start(t)  # anything else: this mark may be the next leader
@@ -119,16 +119,16 @@ class NEC:
         s = self._s
         self._s = _IDLE
         if s == _LEAD:
-            if LEAD_MIN <= d <= LEAD_MAX:
+            if _LEAD_MIN <= d <= _LEAD_MAX:
                 self._s = _LSPACE
         elif s == _BMARK:
-            if BIT_MIN <= d <= BIT_MAX:
+            if _BIT_MIN <= d <= _BIT_MAX:
                 self._s = _BSPACE
         elif s == _STOP:
-            if BIT_MIN <= d <= BIT_MAX:
+            if _BIT_MIN <= d <= _BIT_MAX:
                 self._frame(t)
         elif s == _RSTOP:
-            if BIT_MIN <= d <= BIT_MAX:
+            if _BIT_MIN <= d <= _BIT_MAX:
                 self._repeat(t)
 
     def _frame(self, t):
@@ -146,7 +146,7 @@ class NEC:
         if self._chain < 0:
             return
         d = diff(self._lead, self._chain)
-        if CADENCE_MIN <= d <= CADENCE_MAX or 2 * CADENCE_MIN <= d <= 2 * CADENCE_MAX:
+        if _CADENCE_MIN <= d <= _CADENCE_MAX or 2 * _CADENCE_MIN <= d <= 2 * _CADENCE_MAX:
             self._chain = self._lead
             self._emit(REPEAT, t)
         else:
