@@ -17,7 +17,9 @@ def test_anyone_may_watch_the_view_and_the_page():
     async def check(h):
         r = await h.get('/api/view')
         assert r.status == 200 and r.headers['content-type'].startswith('application/json')
+        assert r.headers['x-view-format'] == '1'       # the format's version (docs/formats.md)
         v = r.json()
+        assert 'v' not in v                             # the body is the view model as it is
         for k in VIEW_KEYS:
             assert k in v, k
         assert v['screen'] == 'setup' and v['game'] == 'knockoff'

@@ -12,12 +12,16 @@ from .ui.keys import NAMES as BUTTONS
 from .names import MAX as NAME_MAX
 from .names import valid as name_ok
 
-__all__ = ('KINDS', 'BUTTONS', 'GESTURES', 'NAME_MAX', 'PIN_DIGITS', 'name_ok', 'pin_ok',
+__all__ = ('KINDS', 'BUTTONS', 'GESTURES', 'NAME_MAX', 'PIN_DIGITS', 'VIEW_FORMAT', 'name_ok',
+           'pin_ok',
            'title', 'turns', 'games')
 
 # What POST /api/press takes as `gesture` (the chord is its own form, RED and BLUE together).
 GESTURES = ('tap', 'long', 'hold')
 PIN_DIGITS = 4      # the pairing PIN the board shows (DESIGN section 10)
+# The format of the view model as GET /api/view sends it (its X-View-Format header; the MQTT
+# `state` carries it as `v`): docs/formats.md.
+VIEW_FORMAT = '1'
 
 
 def pin_ok(pin):

@@ -14,7 +14,7 @@ import json
 from microdot import Microdot, Request, Response
 from microdot.microdot import NoCaseDict
 
-from ..catalogue import BUTTONS, GESTURES, pin_ok
+from ..catalogue import BUTTONS, GESTURES, VIEW_FORMAT, pin_ok
 from .. import names
 from . import strict
 from .pairing import Locked, WrongPin
@@ -514,8 +514,11 @@ def make_app(remote):
     @app.route('/api/view')
     async def view(req):
         remote.hub.poll(remote.ctl)
+        # The view's format version rides in a header (docs/formats.md): the body is the view
+        # model exactly as DESIGN section 4 names its keys.
         return Response(remote.hub.text, headers={'Content-Type': 'application/json',
-                                                  'Cache-Control': 'no-store'})
+                                                  'Cache-Control': 'no-store',
+                                                  'X-View-Format': VIEW_FORMAT})
 
     @app.route('/api/options')
     async def options(req):
