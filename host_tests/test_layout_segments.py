@@ -11,7 +11,8 @@ import paths
 paths.ahead(paths.BOARDS, paths.FIRMWARE, paths.TOOLS, paths.VIRTUAL)
 
 import machine  # noqa: E402  (tools/virtual/machine.py)
-from scoreboard.render.segments import SidesLayout, SingleLayout  # noqa: E402
+from scoreboard.render.segments import SidesLayout  # noqa: E402
+from scoreboard.render.single import SingleLayout  # noqa: E402
 
 # The shapes the pictures are written in (bit0 = a .. bit6 = g; a '.' after a character is its
 # decimal point), independent of the firmware's font table. Some letters share a shape with a

@@ -165,6 +165,7 @@ def check_exactly_once(n, tid, expect_matches):
     return results
 
 
+@pytest.mark.flaky(reruns=2)   # a pty board / many processes: timing under load
 def test_a_night_round_robin_then_single_elimination_with_faults(night):
     n = night
     assert wait_until(lambda: len([t for t in n.svc.table_list() if t['status'] == 'online'

@@ -50,6 +50,7 @@ def mip_install(vb, url):
     return r, time.monotonic() - t0
 
 
+@pytest.mark.flaky(reruns=2)   # a pty board / many processes: timing under load
 def test_make_package_then_mip_from_a_web_server_twice(tmp_path, served):
     www, url = served
     src = tmp_path / 'fw'

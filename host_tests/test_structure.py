@@ -10,12 +10,9 @@ import structure as S
 ROOT = os.path.dirname(S.HERE)
 MICROPYTHON = os.path.join(ROOT, '.venv', 'bin', 'micropython')
 
-# The one cycle kept, and why: render/segments.py names SingleLayout through a module
-# __getattr__ (a board file written before render/single.py existed imports it from there,
-# and a person's own board.py on a device may still); single.py builds on segments.py. The
-# lazy name is resolved only when a board asks for it, so a two-module board never loads
-# single.py; the board files of this repository import render.single themselves.
-ALLOWED_CYCLES = [['scoreboard.render.segments', 'scoreboard.render.single']]
+# No cycle at all (render/segments.py's lazy alias of SingleLayout, the last one, is gone: board
+# files import it from render/single.py).
+ALLOWED_CYCLES = []
 
 
 def arrows(prefix):

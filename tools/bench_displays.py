@@ -53,7 +53,8 @@ def build(kind):
     """The display object for a bench name; imports only that driver and layout."""
     if kind.startswith('tm1637'):
         from scoreboard.drivers.tm1637 import ORDER_6, TM1637
-        from scoreboard.render.segments import SidesLayout, SingleLayout
+        from scoreboard.render.segments import SidesLayout
+        from scoreboard.render.single import SingleLayout
         if kind == 'tm1637 sides 4+4':
             return SidesLayout(TM1637(Pin(2), Pin(3)), TM1637(Pin(4), Pin(5)), marker=1)
         if kind == 'tm1637 sides 6+6':
@@ -62,17 +63,17 @@ def build(kind):
         return SingleLayout(TM1637(Pin(2), Pin(3)))
     if kind == 'max7219 single 8':
         from scoreboard.drivers.max7219_digits import MAX7219Digits
-        from scoreboard.render.segments import SingleLayout
+        from scoreboard.render.single import SingleLayout
         return SingleLayout(MAX7219Digits(spi(5000000), Pin(17, Pin.OUT, value=1)))
     if kind.startswith('595'):
         from scoreboard.drivers.sr595 import SR595
-        from scoreboard.render.segments import SingleLayout
+        from scoreboard.render.single import SingleLayout
         if kind == '595 spi single 6':
             return SingleLayout(SR595(latch=Pin(17), spi=spi(1000000), oe=Pin(20), digits=6))
         return SingleLayout(SR595(Pin(10), Pin(11), Pin(12), digits=4))
     if kind == 'ws2812 digits 6':
         from scoreboard.drivers.ws2812_digits import WS2812Digits
-        from scoreboard.render.segments import SingleLayout
+        from scoreboard.render.single import SingleLayout
         # 6 digits, 3 LEDs a segment and a dp LED: 132 LEDs
         return SingleLayout(WS2812Digits(Pin(13, Pin.OUT), digits=6, leds=3, dp_leds=1))
     from scoreboard.render.matrix import MatrixLayout

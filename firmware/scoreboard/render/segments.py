@@ -487,12 +487,3 @@ class SidesLayout(BaseLayout):
                 text(buf, 0, rw, 'End')
             if turn != 'blue' or blink_on:
                 text(buf, rw, bw, 'End')
-
-
-def __getattr__(name):
-    # SingleLayout lives in render/single.py, loaded only by a board with one module for both
-    # sides (a two-module board never pays for its code); segments.SingleLayout still names it.
-    if name == 'SingleLayout':
-        from scoreboard.render.single import SingleLayout
-        return SingleLayout
-    raise AttributeError(name)

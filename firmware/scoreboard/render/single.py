@@ -1,6 +1,6 @@
 # The seven-segment layout of one module for both sides (segments.py has the pictures and the
 # drawing primitives): a module of its own so that a board with one module a side never loads
-# it. segments.SingleLayout names it too.
+# it. (board files import it from here).
 from scoreboard.render.font7 import BAR, FONT
 from scoreboard.render import vocab
 from scoreboard.render.vocab import num, side_num, marked, blink
