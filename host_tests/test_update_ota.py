@@ -211,3 +211,17 @@ def test_a_wifi_board_ends_the_trial_once_the_version_has_run_long_enough(board,
 
     nh.run(check, board='wlan_bare', flash=flash)
     assert apps.read(flash)['run'] == 'b'
+
+
+def test_the_manifest_as_built_is_parsed_a_few_lines_per_pass(board):
+    import asyncio
+    import test_update_parse
+    text = (board['pkg2'] / 'manifest.json').read_bytes()
+    m, passes = test_update_parse.parsed(text)
+    assert m == json.loads(text) and len(m['files']) > 50
+    assert passes == len(text.split(b'\n')) // update.LINES
+    # and the sample the portable test reads is laid out as the package lays it out
+    import deploy
+    sample = json.loads(test_update_parse.LINED)
+    assert deploy.manifest_text(sample).encode() == test_update_parse.LINED
+    assert asyncio.run(update.parse(text)) == m

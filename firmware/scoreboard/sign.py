@@ -8,15 +8,28 @@ KEY = 'update.key'
 BLOCK = 64
 
 
+class Hmac:
+    """HMAC-SHA256 fed a piece at a time (an update's manifest is checked as it arrives)."""
+
+    def __init__(self, key):
+        if len(key) > BLOCK:
+            key = hashlib.sha256(key).digest()
+        key = key + bytes(BLOCK - len(key))
+        self.inner = hashlib.sha256(bytes([b ^ 0x36 for b in key]))
+        self.outer = hashlib.sha256(bytes([b ^ 0x5C for b in key]))
+
+    def update(self, msg):
+        self.inner.update(msg)
+
+    def digest(self):
+        self.outer.update(self.inner.digest())
+        return self.outer.digest()
+
+
 def hmac_sha256(key, msg):
-    if len(key) > BLOCK:
-        key = hashlib.sha256(key).digest()
-    key = key + bytes(BLOCK - len(key))
-    inner = hashlib.sha256(bytes([b ^ 0x36 for b in key]))
-    inner.update(msg)
-    outer = hashlib.sha256(bytes([b ^ 0x5C for b in key]))
-    outer.update(inner.digest())
-    return outer.digest()
+    h = Hmac(key)
+    h.update(msg)
+    return h.digest()
 
 
 def hexdigest(b):
@@ -49,6 +62,13 @@ def board_key(root=''):
 def valid(manifest, sig, root=''):
     """True when `sig` (hex text) is the board key's signature of the manifest's bytes."""
     key = board_key(root)
-    if key is None or not isinstance(sig, str):
+    if key is None:
         return False
-    return same(hexdigest(hmac_sha256(key, manifest)), sig.strip().lower())
+    return matches(hmac_sha256(key, manifest), sig)
+
+
+def matches(digest, sig):
+    """True when `sig` (hex text) is `digest`, an HMAC's."""
+    if not isinstance(sig, str):
+        return False
+    return same(hexdigest(digest), sig.strip().lower())
