@@ -3,7 +3,8 @@
 # board would reset in the middle of a copy, a `mip install` or a REPL left open. So the
 # firmware hands the watchdog to a feeder when a person takes the board over USB:
 #   - app.main(), when a KeyboardInterrupt (mpremote's Ctrl-C) ends the loop: start(wdt);
-#   - boot.py, after a soft reset that found the watchdog running: after_soft_reset().
+#   - boot.py, after a soft reset that found the watchdog running (an RP2040's register
+#     says; on an ESP32 nothing does, and the feeder starts at every boot): after_soft_reset().
 # The feeder is a machine.Timer, fed for FOR_MS (each soft reset, so each mpremote command,
 # starts it again): bounded, so a board left at the REPL resets and plays again by itself. A
 # loop that hangs with nobody connected gets no feeder and is reset. The app takes the
@@ -65,12 +66,24 @@ def running(board):
 
 
 def after_soft_reset():
-    """boot.py: a watchdog that still runs after a soft reset gets the feeder."""
+    """boot.py: a watchdog that still runs after a soft reset gets the feeder.
+
+    On an RP2040 the register says whether it runs. On an ESP32 nothing the firmware can read
+    says so (the port keeps the task watchdog's user subscribed across a soft reset, and no
+    call tells), and boot.py runs at every start as well as after a soft reset: so there the
+    feeder is started whenever the board file has a watchdog. Where the watchdog did not run,
+    that starts it a little before the app would have (the app takes it over at once), or,
+    at a REPL reached before the app ever ran, gives the session the same bounded minutes as
+    a running one; where it ran, the session is never cut. A loop that hangs is still never
+    fed: the app stops the feeder when it starts."""
     try:
         import board
     except ImportError:
         return
     ms = getattr(board, 'WATCHDOG_MS', 0)
-    if ms and running(board):
+    if not ms:
+        return
+    on = running(board)
+    if on or (on is None and getattr(board, 'MCU', None) == 'esp32'):
         from machine import WDT
         start(WDT(timeout=ms))

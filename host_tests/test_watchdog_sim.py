@@ -89,3 +89,27 @@ def test_after_a_soft_reset_boot_py_hands_a_running_watchdog_to_the_feeder():
         assert not wdtfeed.feeding() and machine.watchdog().timeout is None
     finally:
         sys.modules.pop('board', None)
+
+
+def test_on_an_esp32_boot_py_always_hands_the_watchdog_to_the_feeder():
+    # Nothing on an ESP32 says whether the task watchdog runs after a soft reset: boot.py
+    # starts the feeder at every boot of a board with a watchdog; the app takes it over.
+    import sys
+    sys.modules.pop('board', None)
+    sim = app_probe.new_sim('esp32_ws2812', tag='wdt-esp32')
+    sys.modules['board'] = sim.board
+    try:
+        assert wdtfeed.running(sim.board) is None
+        machine.reset_all()                 # a power-on: nothing runs yet
+        wdtfeed.after_soft_reset()
+        assert wdtfeed.feeding() and machine.watchdog().timeout == sim.board.WATCHDOG_MS
+        app_probe.play(sim, ['power-cut'])  # the app starts: it feeds, the feeder stops
+        assert not wdtfeed.feeding()
+        wdtfeed.after_soft_reset()          # a soft reset (mpremote): fed again, bounded
+        assert wdtfeed.feeding()
+        sim.app.step = lambda now: None     # the loop ended (Ctrl-C): only the feeder feeds
+        app_probe.play(sim, ['wait 60000'])
+        assert sim.resets == []
+    finally:
+        wdtfeed.stop()
+        sys.modules.pop('board', None)
