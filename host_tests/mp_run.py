@@ -9,6 +9,7 @@
 import gc
 import os
 import sys
+import time
 
 HERE = __file__.rsplit('/', 1)[0] if '/' in __file__ else '.'
 # (HERE's parent spelled as tools/paths.py spells it, without '..' where it can be)
@@ -54,6 +55,7 @@ def discover(names):
 
 def main(argv):
     verbose = '-v' in argv
+    slow = [] if '-d' in argv else None     # -d: the slowest tests, as pytest's --durations
     names = discover([a for a in argv if not a.startswith('-')])
     passed = failed = 0
     for fname in names:
@@ -76,6 +78,7 @@ def main(argv):
             # (scoreboard.prepare_heap), which would make the next test's big images slow.
             gc.threshold(-1)
             gc.collect()
+            t0 = time.ticks_ms()
             try:
                 fn()
             except Exception as e:
@@ -86,9 +89,16 @@ def main(argv):
                 passed += 1
                 if verbose:
                     print('ok', modname + '.' + k)
+            if slow is not None:
+                slow.append((time.ticks_diff(time.ticks_ms(), t0), modname + '.' + k))
         # A finished module lets go of what it kept (flash images, caches) before the next one.
         del mod
         sys.modules.pop(modname, None)
+    if slow:
+        slow.sort()
+        print('slowest:')
+        for ms, name in slow[-20:][::-1]:
+            print('  %7.2fs %s' % (ms / 1000, name))
     print('micropython: %d passed, %d failed' % (passed, failed))
     return failed
 
