@@ -225,3 +225,41 @@ def test_the_manifest_as_built_is_parsed_a_few_lines_per_pass(board):
     sample = json.loads(test_update_parse.LINED)
     assert deploy.manifest_text(sample).encode() == test_update_parse.LINED
     assert asyncio.run(update.parse(text)) == m
+
+
+def test_a_refused_update_is_read_to_its_end_so_the_phone_gets_the_answer(board, monkeypatch):
+    # A board that answers and closes with the body unread resets the connection: the phone's
+    # browser would lose the answer, or its upload would fail before it. The refused body is
+    # read and dropped (bounded), then the answer comes, then the close.
+    import asyncio
+    monkeypatch.setattr(update, 'restart', lambda: None)
+    data = body(board['pkg2'])
+    got = {}
+
+    async def send_slowly(h, token, length=None):
+        head = ('POST /api/update HTTP/1.1\r\nHost: board\r\nContent-Type: '
+                'application/octet-stream\r\nContent-Length: %d\r\n' % len(data))
+        if token:
+            head += 'Authorization: Bearer %s\r\n' % token
+        r, w = await asyncio.open_connection('127.0.0.1', h.port)
+        try:
+            w.write(head.encode() + b'\r\n')
+            for i in range(0, len(data), 8192):     # as a phone on Wi-Fi sends it
+                w.write(data[i:i + 8192])
+                await w.drain()
+                await nh.sleep_ms(5)
+            answer = await asyncio.wait_for(r.read(), 10)
+        finally:
+            w.close()
+        return answer
+
+    async def check(h):
+        got['unpaired'] = await send_slowly(h, None)
+        token = await h.pair()
+        monkeypatch.setattr(update, 'free_bytes', lambda root='': 1000)
+        got['large'] = await send_slowly(h, token)
+
+    nh.run(check, board='wlan_bare', flash=str(board['flash']))
+    assert got['unpaired'].split(b' ')[1] == b'401', got['unpaired'][:200]
+    assert got['large'].split(b' ')[1] == b'413' and b'room' in got['large'], got['large']
+    assert apps.read(str(board['flash']))['run'] == 'a'

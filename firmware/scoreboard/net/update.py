@@ -10,6 +10,8 @@
 # is written). The files go into the folder that does not run, hashed as they arrive: one that
 # does not match its SHA-256 stops the update (403) and the pointer is not touched. Only a whole,
 # checked folder is switched to (the new version on trial), then the board resets into it.
+# A refused update's body is read to its end (bounded) before the answer: closed with bytes
+# unread, the connection would be reset and the phone would not learn why.
 # The body is read in CHUNK bytes at a time, each an await: the scoring loop runs between two
 # chunks, so an update never holds it for more than one pass.
 import asyncio
@@ -24,6 +26,8 @@ CHUNK = 512
 MAX_MANIFEST = 16384
 CHUNK_MS = 10000        # a sender that stalls this long is dropped
 RESET_MS = 500          # after the answer, before the reset into the new version
+DRAIN_BYTES = 1 << 20   # a refused update's body read and dropped, at most this much ...
+DRAIN_MS = 5000         # ... for at most this long
 
 try:
     from asyncio import sleep_ms
@@ -116,10 +120,30 @@ class Body:
         return out
 
 
-async def receive(req, length, root=''):
-    """Stream one update into the folder that does not run; returns the new version's state."""
+async def _drain(req, left):
+    """`left`: the bytes of the body still in the socket."""
+    # A refused update's body is read and dropped before the answer (at most DRAIN_BYTES, for
+    # DRAIN_MS): a board that closes with bytes unread resets the connection, and the phone
+    # would lose the answer that says why. A chunk per pass, as when it is taken.
+    left = min(left, DRAIN_BYTES)
+    from .. import ticks
+    clock = ticks.reader()
+    t0 = clock()
+    reader = req.sock[0]
+    try:
+        while left > 0 and ticks.diff(clock(), t0) < DRAIN_MS:
+            chunk = await _within(reader.read(min(CHUNK, left)), DRAIN_MS)
+            if not chunk:
+                return
+            left -= len(chunk)
+    except Exception:   # a sender that gave up: nothing to answer it anyway
+        pass
+
+
+async def receive(body, root=''):
+    """Stream one update (`body`, a Body) into the folder that does not run; returns the new
+    version's state."""
     a = _apps()
-    body = Body(req, length)
     if await body.read(len(MAGIC)) != MAGIC:
         raise Refused(403, 'not an update package (make package builds one)')
     n = await body.line(8)
@@ -301,28 +325,35 @@ def register(app, remote, authorised, reply, refuse):
 
     @app.route(URL, methods=['POST'])
     async def update(req):
+        cl = req.headers.get('Content-Length')
+        length = int(cl) if cl and cl.isdigit() else 0
+        unread = length - len(req.body or b'')
         no = authorised(req)
         if no is not None:
+            await _drain(req, unread)
             return no
-        cl = req.headers.get('Content-Length')
         if not cl or not cl.isdigit():
             return refuse(400, 'an update says its Content-Length')
-        length = int(cl)
         try:
             a = _apps()
         except ImportError:
+            await _drain(req, unread)
             return refuse(501, 'this board has no app folders: deploy it over USB once')
         room = free_bytes(root) + _folder_bytes(a, a.folder(a.inactive(root), root))
         if length > room:
+            await _drain(req, unread)
             return refuse(413, 'the update is %d bytes, the flash has room for %d' % (
                 length, room))
+        body = Body(req, length)
         try:
-            st = await receive(req, length, root)
+            st = await receive(body, root)
         except Refused as e:
+            await _drain(req, body.left)
             return refuse(e.code, e.why)
         except asyncio.TimeoutError:
             return refuse(408, 'the update stalled')
         except OSError as e:
+            await _drain(req, body.left)
             return refuse(500, 'the flash: %s' % (e,))
         asyncio.create_task(_restart())
         return reply(200, st)
