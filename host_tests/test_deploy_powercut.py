@@ -101,8 +101,8 @@ def flash_report(flash):
     return '\n'.join(out)
 
 
-STRIDE = 6
-TAIL = 8
+STRIDE = 16
+TAIL = 5
 
 
 def writes(tree, tmp_path, snapshot, flash):  # noqa: F811

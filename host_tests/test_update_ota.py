@@ -61,16 +61,25 @@ App.step = _broken_step
 '''
 
 
+@pytest.fixture(scope='module')
+def packages(tmp_path_factory):
+    """Version 1 and a broken version 2, built once for the file (each test gets its own
+    flash); read only."""
+    top = tmp_path_factory.mktemp('packages')
+    pkg1 = top / 'p1'
+    pkg2 = top / 'p2'
+    v1 = package.build_package(str(pkg1), src=str(firmware_copy(top, 'fw1')))['version']
+    v2 = package.build_package(str(pkg2), src=str(firmware_copy(top, 'fw2', BROKEN)))
+    return pkg1, v1, pkg2, v2['version']
+
+
 @pytest.fixture
-def board(tmp_path):
-    pkg1 = tmp_path / 'p1'
-    pkg2 = tmp_path / 'p2'
-    v1 = package.build_package(str(pkg1), src=str(firmware_copy(tmp_path, 'fw1')))['version']
-    v2 = package.build_package(str(pkg2), src=str(firmware_copy(tmp_path, 'fw2', BROKEN)))
+def board(tmp_path, packages):
+    pkg1, v1, pkg2, v2 = packages
     flash = tmp_path / 'flash'
     flash.mkdir()
     assert install(flash, pkg1, 'a') == v1
-    return {'flash': flash, 'v1': v1, 'v2': v2['version'], 'pkg2': pkg2}
+    return {'flash': flash, 'v1': v1, 'v2': v2, 'pkg2': pkg2}
 
 
 def body(pkg, tamper=None):

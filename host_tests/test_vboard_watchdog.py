@@ -77,9 +77,11 @@ def test_a_soft_reset_does_not_stop_the_watchdog(tmp_path):
         vb.stop()
 
 
-@pytest.fixture
-def scoreboard(tmp_path):
-    """The real firmware deployed (pico_tm1637, watchdog 8 s) and running on a pty board."""
+@pytest.fixture(scope='module')
+def scoreboard(tmp_path_factory):
+    """The real firmware deployed (pico_tm1637, watchdog 8 s) and running on a pty board, for
+    the two tests below (deployed once: the second, the control, runs last)."""
+    tmp_path = tmp_path_factory.mktemp('scoreboard')
     flash = tmp_path / 'flash'
     flash.mkdir()
     vb = VBoardProcess(flash)
