@@ -13,45 +13,11 @@
 import os
 
 import app_probe  # noqa: F401  (the virtual machine and the fixture boards on the path)
+import flash_mount as fm
 
 MNT = '/sl'
-KINDS = ('lfs', 'fat')
-
-
-def _have_vfs():
-    return hasattr(os, 'VfsLfs2') and hasattr(os, 'VfsFat')
-
-
-def _flash():
-    from virtual import flash
-    return flash
-
-
-_gate = [None]
-_graveyard = []
-
-
-def _mount(dev, kind):
-    # a fresh VFS over the device at MNT, as after a power-up (see test_store_faults)
-    import gc
-    flash = _flash()
-    flash.umount(MNT)
-    if _gate[0] is not None:
-        _gate[0].shut()
-    gc.collect()
-    _gate[0] = flash.Gate(dev)
-    flash.mount(_gate[0], kind, MNT)
-
-
-def _done():
-    import gc
-    from scoreboard import store
-    _flash().umount(MNT)
-    if _gate[0] is not None:
-        _gate[0].shut()
-    _graveyard.extend(store._kept)
-    store._kept[:] = []
-    gc.collect()
+_at = fm.Mount(MNT)
+_mount = _at.mount      # a fresh VFS over the device at MNT, as after a power-up
 
 
 class Board:
@@ -120,10 +86,10 @@ def _saved_game(b):
 
 # -- 1. a game the board could not read is never overwritten ------------------------------
 def test_unread_game_comes_back_at_once_when_nothing_was_entered():
-    if not _have_vfs():
+    if not fm.have_vfs():
         return
-    flash = _flash()
-    for kind in KINDS:
+    flash = fm.flash()
+    for kind in fm.KINDS:
         dev = flash.fault_device(kind)
         b = Board(dev, kind)
         old = _saved_game(b)
@@ -142,16 +108,16 @@ def test_unread_game_comes_back_at_once_when_nothing_was_entered():
                 before = _score(v)
                 b.boot()
                 assert _score(b.view) == before, (kind, k, b.view)
-        _done()
+        _at.done()
 
 
 def test_unread_game_is_never_overwritten_and_comes_back_at_setup():
     # the issue's case: the board boots while reads fail, the players start a new game and
     # press on; reads recover; the old game is kept however many saves follow
-    if not _have_vfs():
+    if not fm.have_vfs():
         return
-    flash = _flash()
-    for kind in KINDS:
+    flash = fm.flash()
+    for kind in fm.KINDS:
         for presses in (1, 2, 5):       # entries while the flash could not be read
             dev = flash.fault_device(kind)
             b = Board(dev, kind)
@@ -185,19 +151,19 @@ def test_unread_game_is_never_overwritten_and_comes_back_at_setup():
             assert v['message'] == 'game back', v
             b.boot()
             assert _score(b.view) == old, (kind, presses, b.view)
-            _done()
+            _at.done()
 
 
 def test_store_alone_keeps_the_unread_slot_until_recovered():
     # the store's side: no save writes anything while a slot it could not read may hold a
     # newer game; recover() gives that game once it reads, and only then do saves go on
-    if not _have_vfs():
+    if not fm.have_vfs():
         return
     from bench_store import game_state
     from scoreboard import store
     from scoreboard.store import Store
-    flash = _flash()
-    for kind in KINDS:
+    flash = fm.flash()
+    for kind in fm.KINDS:
         dev = flash.fault_device(kind)
         _mount(dev, kind)
         st = Store(MNT)
@@ -222,16 +188,16 @@ def test_store_alone_keeps_the_unread_slot_until_recovered():
         for f in range(20):
             assert st.save(game_state(70 + f)) is True, (kind, f, st.problem)
         assert Store(MNT).load() == game_state(89)
-        _done()
+        _at.done()
 
 
 # -- 2. a slot name taken by something else -------------------------------------------------
 def test_directories_at_both_slot_names_do_not_stop_the_saves():
-    if not _have_vfs():
+    if not fm.have_vfs():
         return
     from scoreboard import store
-    flash = _flash()
-    for kind in KINDS:
+    flash = fm.flash()
+    for kind in fm.KINDS:
         dev = flash.fault_device(kind)
         _mount(dev, kind)
         for n in store.SLOTS:
@@ -245,23 +211,23 @@ def test_directories_at_both_slot_names_do_not_stop_the_saves():
                 before = _score(v)
                 b.boot()
                 assert _score(b.view) == before, (kind, k, b.view)
-        _done()
+        _at.done()
 
 
 def test_newest_good_state_of_any_name_loads():
-    if not _have_vfs():
+    if not fm.have_vfs():
         return
     from bench_store import game_state
     from scoreboard import store
     from scoreboard.store import Store
-    flash = _flash()
+    flash = fm.flash()
     real = open
 
     def refusing(p, mode='r'):
         if p.endswith(store.SLOTS[0]) and 'w' in mode:
             raise OSError(13)   # EACCES: a file the filesystem will not open for writing
         return real(p, mode)
-    for kind in KINDS:
+    for kind in fm.KINDS:
         dev = flash.fault_device(kind)
         _mount(dev, kind)
         os.mkdir(MNT + '/' + store.SLOTS[1])    # slot b: a directory
@@ -282,7 +248,7 @@ def test_newest_good_state_of_any_name_loads():
             assert Store(MNT).load() == game_state(f), (kind, f)
         names = os.listdir(MNT)
         assert store.SLOTS[0] in names and store.SLOTS[1] in names, names
-        _done()
+        _at.done()
 
 
 def _refusing(names):
@@ -300,13 +266,13 @@ def test_a_slot_file_that_cannot_be_opened_at_all():
     # the slot with the newest game cannot be opened for reading or writing: its game is
     # kept, the saves go on elsewhere, every boot loads the newest of them, and once the
     # file opens again its game is handed over (it is newer than the one the boot had)
-    if not _have_vfs():
+    if not fm.have_vfs():
         return
     from bench_store import game_state
     from scoreboard import store
     from scoreboard.store import Store
-    flash = _flash()
-    for kind in KINDS:
+    flash = fm.flash()
+    for kind in fm.KINDS:
         dev = flash.fault_device(kind)
         _mount(dev, kind)
         st = Store(MNT)
@@ -334,20 +300,20 @@ def test_a_slot_file_that_cannot_be_opened_at_all():
         assert again.save(game_state(13)) is True
         again = Store(MNT)
         assert again.load() == game_state(13) and not again.pending, kind
-        _done()
+        _at.done()
 
 
 def test_a_second_read_fault_with_a_game_still_held():
     # a slot is held (its file could not be opened, the saves went elsewhere), then the board
     # boots while the whole flash fails to read: nothing is written; once it reads, both the
     # held game and the newest of the saves made beside it are handed over, nothing lost
-    if not _have_vfs():
+    if not fm.have_vfs():
         return
     from bench_store import game_state
     from scoreboard import store
     from scoreboard.store import Store
-    flash = _flash()
-    for kind in KINDS:
+    flash = fm.flash()
+    for kind in fm.KINDS:
         dev = flash.fault_device(kind)
         _mount(dev, kind)
         st = Store(MNT)
@@ -380,21 +346,21 @@ def test_a_second_read_fault_with_a_game_still_held():
         assert st.save(game_state(5)) is True
         again = Store(MNT)
         assert again.load() == game_state(5) and not again.pending, kind
-        _done()
+        _at.done()
 
 
 def test_a_cut_at_every_write_of_a_save_beside_an_unreadable_slot():
     # the note of the held slot and the save after it, cut at every block write: the boot
     # after the cut has the game of the unreadable slot either as the state it resumes or
     # handed over by recover(), never lost, and the state before the save or the new one
-    if not _have_vfs():
+    if not fm.have_vfs():
         return
     import gc
     from bench_store import game_state
     from scoreboard import store
     from scoreboard.store import Store
-    flash = _flash()
-    for kind in KINDS:
+    flash = fm.flash()
+    for kind in fm.KINDS:
         cuts = done = 0
         for n in range(400):
             dev = flash.fault_device(kind)
@@ -431,35 +397,20 @@ def test_a_cut_at_every_write_of_a_save_beside_an_unreadable_slot():
                 break
             cuts += 1
         assert done == 1 and cuts > 2, (kind, cuts)
-        _done()
+        _at.done()
 
 
 # -- 3. room for the game on a full flash -----------------------------------------------------
-def _fill(root, tag='fill'):
-    # other files fill the flash until not even a small one goes in
-    i = 0
-    for size in (2048, 512, 64, 8):
-        chunk = b'x' * size
-        while True:
-            i += 1
-            try:
-                with open(root + '/%s%d' % (tag, i), 'wb') as f:
-                    if f.write(chunk) != size:
-                        break
-            except OSError:
-                break
-
-
 def test_a_flash_other_files_filled_still_takes_the_game():
-    if not _have_vfs():
+    if not fm.have_vfs():
         return
-    flash = _flash()
-    for kind in KINDS:
+    flash = fm.flash()
+    for kind in fm.KINDS:
         dev = flash.fault_device(kind)
         b = Board(dev, kind)
         b.tap('OK')
         b.frame(red=1)
-        _fill(MNT)                      # a log, an outbox, a tool's files: the flash is full
+        fm.fill(MNT)                      # a log, an outbox, a tool's files: the flash is full
         got = 0
         for _ in range(5):
             v = b.frame(blue=1)
@@ -475,23 +426,23 @@ def test_a_flash_other_files_filled_still_takes_the_game():
         before = _score(b.view)
         b.boot()
         assert _score(b.view) == before, (kind, b.view)
-        _done()
+        _at.done()
 
 
 def test_the_fault_log_gives_way_before_the_game():
-    if not _have_vfs():
+    if not fm.have_vfs():
         return
     from bench_store import game_state
     from scoreboard.faultlog import FaultLog
     from scoreboard.store import Store
-    flash = _flash()
-    for kind in KINDS:
+    flash = fm.flash()
+    for kind in fm.KINDS:
         dev = flash.fault_device(kind)
         _mount(dev, kind)
         st = Store(MNT)
         st.load()
         assert st.save(game_state(3)) is True
-        _fill(MNT)
+        fm.fill(MNT)
         log = FaultLog(MNT)
         wrote = 0
         for k in range(40):             # a fault loop on a full flash, the game saved between
@@ -502,22 +453,20 @@ def test_the_fault_log_gives_way_before_the_game():
         assert wrote == 0, (kind, wrote)    # the log gave way
         assert Store(MNT).load() == state, kind
         # space comes back: the log writes again (its bound keeps it to 4 KB)
-        for n in os.listdir(MNT):
-            if n.startswith('fill'):
-                os.remove(MNT + '/' + n)
+        fm.unfill(MNT)
         assert log.write('fault again') is True
         assert st.save(game_state(13)) is True
-        _done()
+        _at.done()
 
 
 def test_the_outbox_gives_way_before_the_game():
-    if not _have_vfs():
+    if not fm.have_vfs():
         return
     from bench_store import game_state
     from scoreboard.net.outbox import Outbox
     from scoreboard.store import Store
-    flash = _flash()
-    for kind in KINDS:
+    flash = fm.flash()
+    for kind in fm.KINDS:
         dev = flash.fault_device(kind)
         _mount(dev, kind)
         st = Store(MNT)
@@ -525,7 +474,7 @@ def test_the_outbox_gives_way_before_the_game():
         box = Outbox(MNT, reserve=0)     # only the store's room() decides here
         assert box.add({'id': box.next_id(), 'game': 'knockoff'}) is True
         assert st.save(game_state(3)) is True
-        _fill(MNT)
+        fm.fill(MNT)
         kept = 0
         for k in range(10):             # banked games while the flash is full
             kept += box.add({'id': 'r%d' % k, 'game': 'knockoff', 'red': 15, 'blue': k})
@@ -535,23 +484,11 @@ def test_the_outbox_gives_way_before_the_game():
         assert kept == 0 and box.dropped == 10, (kind, kept, box.dropped)
         assert len(box) == 1            # the record kept before is still there to send
         assert Store(MNT).load() == state, kind
-        _done()
+        _at.done()
 
 
 def test_lost_in_micropython():
     # Under CPython (pytest): run this file under the MicroPython unix port
     if hasattr(os, 'VfsLfs2'):
         return
-    import subprocess
-    here = os.path.dirname(os.path.abspath(__file__))
-    mp = os.path.join(os.path.dirname(here), '.venv', 'bin', 'micropython')
-    if not os.path.exists(mp):
-        import pytest
-        pytest.skip('no MicroPython unix port in .venv')
-    r = subprocess.run([mp, '-X', 'heapsize=8M', os.path.join(here, 'mp_run.py'),
-                        'test_store_lost.py'],
-                       cwd=here, capture_output=True, text=True, timeout=600)
-    out = r.stdout + r.stderr
-    assert r.returncode == 0, out[-3000:]
-    n = len([k for k in globals() if k.startswith('test_')])
-    assert 'micropython: %d passed, 0 failed' % n in out, out[-3000:]
+    fm.run_in_micropython('test_store_lost.py', globals())
