@@ -37,6 +37,22 @@ class Mount:
         self.gate = fl.Gate(dev)
         fl.mount(self.gate, kind, self.mnt)
 
+    def store(self, dev, kind):
+        """mount(), then a new Store on it."""
+        from scoreboard.store import Store
+        self.mount(dev, kind)
+        return Store(self.mnt)
+
+    def started(self, kind, *saves):
+        """A new fault device of `kind` (flash.fault_device) mounted, a Store on it loaded
+        (empty), then each of `saves` saved; returns (device, store)."""
+        dev = flash().fault_device(kind)
+        st = self.store(dev, kind)
+        st.load()
+        for state in saves:
+            st.save(state)
+        return dev, st
+
     def done(self):
         import gc
         from scoreboard import store

@@ -19,10 +19,7 @@ MNT = '/sf'
 _at = fm.Mount(MNT)
 
 
-def _boot(dev, kind):
-    # a fresh VFS over the device at MNT, as after a power-up (see flash_mount.Mount)
-    _at.mount(dev, kind)
-    return Store(MNT)
+_boot = _at.store    # a fresh VFS and Store over the device at MNT, as after a power-up
 
 
 def _slot(i):
@@ -33,11 +30,8 @@ def _slot(i):
 def test_full_flash_save_is_false_with_flash_full_and_retried():
     if not fm.have_vfs():
         return
-    flash = fm.flash()
     for kind in fm.KINDS:
-        dev = flash.fault_device(kind)
-        st = _boot(dev, kind)
-        st.load()
+        dev, st = _at.started(kind)
         assert st.save(game_state(3)) is True and st.problem is None
         assert st.save(game_state(4)) is True
         fm.fill(MNT)
@@ -61,12 +55,9 @@ def test_full_flash_save_is_false_with_flash_full_and_retried():
 def test_failing_writes_save_is_false_with_flash_error_and_retried():
     if not fm.have_vfs():
         return
-    flash = fm.flash()
     for kind in fm.KINDS:
         for skip in (0, 1, 2, 3):
-            dev = flash.fault_device(kind)
-            st = _boot(dev, kind)
-            st.load()
+            dev, st = _at.started(kind)
             assert st.save(game_state(5)) is True
             assert st.save(game_state(6)) is True
             # from the skip-th write call on, every write fails (EIO)
@@ -98,11 +89,8 @@ def test_failing_writes_save_is_false_with_flash_error_and_retried():
 def test_a_directory_where_a_slot_should_be():
     if not fm.have_vfs():
         return
-    flash = fm.flash()
     for kind in fm.KINDS:
-        dev = flash.fault_device(kind)
-        st = _boot(dev, kind)
-        st.load()
+        dev, st = _at.started(kind)
         assert st.save(game_state(1)) is True  # slot a
         os.mkdir(_slot(1))  # slot b can never be a file
         st = _boot(dev, kind)
@@ -127,7 +115,6 @@ def test_a_directory_where_a_slot_should_be():
 def test_a_slot_file_that_cannot_be_opened():
     if not fm.have_vfs():
         return
-    flash = fm.flash()
     real = open
 
     def refusing(p, mode='r'):
@@ -135,9 +122,7 @@ def test_a_slot_file_that_cannot_be_opened():
             raise OSError(13)  # EACCES
         return real(p, mode)
     for kind in fm.KINDS:
-        dev = flash.fault_device(kind)
-        st = _boot(dev, kind)
-        st.load()
+        dev, st = _at.started(kind)
         assert st.save(game_state(1)) is True
         store.open = refusing
         try:
@@ -250,14 +235,9 @@ class _StatFails:
 def test_stat_raising_eio_is_reported_and_nothing_is_overwritten():
     if not fm.have_vfs():
         return
-    flash = fm.flash()
     real = store.os
     for kind in fm.KINDS:
-        dev = flash.fault_device(kind)
-        st = _boot(dev, kind)
-        st.load()
-        st.save(game_state(1))
-        st.save(game_state(2))
+        dev, st = _at.started(kind, game_state(1), game_state(2))
         before = (read_bytes(_slot(0)), read_bytes(_slot(1)))
         store.os = _StatFails(real, (0, 1))
         try:
@@ -304,7 +284,6 @@ def test_stat_raising_eio_is_reported_and_nothing_is_overwritten():
 def test_open_or_read_raising_eio_keeps_that_slot():
     if not fm.have_vfs():
         return
-    flash = fm.flash()
     real = open
 
     def failing(p, mode='r'):
@@ -312,11 +291,7 @@ def test_open_or_read_raising_eio_keeps_that_slot():
             raise OSError(5)
         return real(p, mode)
     for kind in fm.KINDS:
-        dev = flash.fault_device(kind)
-        st = _boot(dev, kind)
-        st.load()
-        st.save(game_state(1))  # a
-        st.save(game_state(2))  # b, the newest
+        dev, st = _at.started(kind, game_state(1), game_state(2))  # a, then b: the newest
         b = read_bytes(_slot(1))
         store.open = failing
         try:
@@ -346,14 +321,9 @@ def test_device_read_errors_at_boot():
     # the real drivers over a device whose reads fail: never "no file", never a write
     if not fm.have_vfs():
         return
-    flash = fm.flash()
     for kind in fm.KINDS:
         for how in ('return', 'raise'):
-            dev = flash.fault_device(kind)
-            st = _boot(dev, kind)
-            st.load()
-            st.save(game_state(1))
-            st.save(game_state(2))
+            dev, st = _at.started(kind, game_state(1), game_state(2))
             image = bytes(dev.data)
             st = _boot(dev, kind)
             dev.fail_reads(100000, 0, how)
@@ -468,11 +438,8 @@ def test_raising_device_never_hangs_a_save():
 def test_identical_save_writes_nothing():
     if not fm.have_vfs():
         return
-    flash = fm.flash()
     for kind in fm.KINDS:
-        dev = flash.fault_device(kind)
-        st = _boot(dev, kind)
-        st.load()
+        dev, st = _at.started(kind)
         assert st.save(game_state(20)) is True
         w = dev.writes
         for _ in range(5):  # a held key: the same state every 150 ms
@@ -507,13 +474,8 @@ def test_identical_save_writes_nothing():
 def test_interrupted_slot_is_quiet_real_damage_is_not():
     if not fm.have_vfs():
         return
-    flash = fm.flash()
     for kind in fm.KINDS:
-        dev = flash.fault_device(kind)
-        st = _boot(dev, kind)
-        st.load()
-        st.save(game_state(30))
-        st.save(game_state(31))
+        dev, st = _at.started(kind, game_state(30), game_state(31))
         good = read_bytes(_slot(1))
         cut = bytearray(good)
         cut[:4] = store.WRITING

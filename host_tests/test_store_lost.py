@@ -14,6 +14,11 @@ import os
 
 import app_probe  # noqa: F401  (the virtual machine and the fixture boards on the path)
 import flash_mount as fm
+from bench_store import game_state
+from scoreboard import store
+from scoreboard.faultlog import FaultLog
+from scoreboard.net.outbox import Outbox
+from scoreboard.store import Store
 
 MNT = '/sl'
 _at = fm.Mount(MNT)
@@ -34,7 +39,6 @@ class Board:
         import bare
         import machine
         from scoreboard.app import App
-        from scoreboard.store import Store
         _mount(self.dev, self.kind)
         if reads_fail:
             self.dev.fail_reads(10 ** 9, 0)
@@ -69,6 +73,25 @@ class Board:
     def view(self):
         return self.app.ctl.view
 
+    def reboot_keeps(self, *where):
+        """A power cut: the board comes back on the same score."""
+        before = _score(self.view)
+        self.boot()
+        assert _score(self.view) == before, where + (self.view,)
+
+    def play_on(self, n, cut_every, where, blue_only=False, saved_only=False):
+        """n frames of one point (blue, red, blue, ...; or blue only), each saved: no message
+        (with saved_only: none that says 'not saved'); a power cut after every cut_every-th,
+        the score the same after it."""
+        for k in range(n):
+            v = self.frame(blue=1) if blue_only or not k % 2 else self.frame(red=1)
+            if saved_only:
+                assert not (v['message'] or '').startswith('not saved'), where + (k, v)
+            else:
+                assert v['message'] is None, where + (k, v)
+            if k % cut_every == cut_every - 1:
+                self.reboot_keeps(*(where + (k,)))
+
 
 def _score(v):
     return (v['screen'], v['red'], v['blue'], v['frame'])
@@ -101,13 +124,7 @@ def test_unread_game_comes_back_at_once_when_nothing_was_entered():
         assert _score(b.view) == old, (kind, b.view)
         assert b.view['message'] == 'game back', (kind, b.view)
         # play on for many saves, with power cuts between: the game goes on from there
-        for k in range(12):
-            v = b.frame(red=1) if k % 2 else b.frame(blue=1)   # one side scores a frame
-            assert v['message'] is None, (kind, k, v)
-            if k % 4 == 3:
-                before = _score(v)
-                b.boot()
-                assert _score(b.view) == before, (kind, k, b.view)
+        b.play_on(12, 4, (kind,))
         _at.done()
 
 
@@ -134,13 +151,7 @@ def test_unread_game_is_never_overwritten_and_comes_back_at_setup():
             assert v['message'] == 'old game kept', (kind, presses, v)
             assert (v['red'], v['blue']) == (presses, 0), v     # the new game stays in play
             # many saves after the fault, a power cut now and then: the old game stays kept
-            for k in range(15):
-                v = b.frame(blue=1)
-                assert not (v['message'] or '').startswith('not saved'), (kind, k, v)
-                if k % 5 == 4:
-                    before = _score(v)
-                    b.boot()
-                    assert _score(b.view) == before, (kind, k, b.view)
+            b.play_on(15, 5, (kind,), blue_only=True, saved_only=True)
             assert b.view['screen'] == 'over', b.view   # blue reached 15
             b.tap('OK')                 # banked: the setup screen
             assert b.view['screen'] == 'setup'
@@ -159,17 +170,8 @@ def test_store_alone_keeps_the_unread_slot_until_recovered():
     # newer game; recover() gives that game once it reads, and only then do saves go on
     if not fm.have_vfs():
         return
-    from bench_store import game_state
-    from scoreboard import store
-    from scoreboard.store import Store
-    flash = fm.flash()
     for kind in fm.KINDS:
-        dev = flash.fault_device(kind)
-        _mount(dev, kind)
-        st = Store(MNT)
-        st.load()
-        st.save(game_state(2))
-        st.save(game_state(3))
+        dev, st = _at.started(kind, game_state(2), game_state(3))
         _mount(dev, kind)
         dev.fail_reads(10 ** 9, 0)
         st = Store(MNT)
@@ -195,7 +197,6 @@ def test_store_alone_keeps_the_unread_slot_until_recovered():
 def test_directories_at_both_slot_names_do_not_stop_the_saves():
     if not fm.have_vfs():
         return
-    from scoreboard import store
     flash = fm.flash()
     for kind in fm.KINDS:
         dev = flash.fault_device(kind)
@@ -204,22 +205,13 @@ def test_directories_at_both_slot_names_do_not_stop_the_saves():
             os.mkdir(MNT + '/' + n)
         b = Board(dev, kind)
         b.tap('OK')
-        for k in range(10):
-            v = b.frame(red=1) if k % 2 else b.frame(blue=1)
-            assert v['message'] is None, (kind, k, v)
-            if k % 3 == 2:
-                before = _score(v)
-                b.boot()
-                assert _score(b.view) == before, (kind, k, b.view)
+        b.play_on(10, 3, (kind,))
         _at.done()
 
 
 def test_newest_good_state_of_any_name_loads():
     if not fm.have_vfs():
         return
-    from bench_store import game_state
-    from scoreboard import store
-    from scoreboard.store import Store
     flash = fm.flash()
     real = open
 
@@ -251,15 +243,24 @@ def test_newest_good_state_of_any_name_loads():
         _at.done()
 
 
-def _refusing(names):
-    real = open
+class _Unopenable:
+    """with _Unopenable(name): the store's open() raises EIO for that slot file (it is neither
+    read nor written); after it, the real open() again."""
 
-    def refusing(p, mode='r'):
-        for n in names:
-            if p.endswith(n):
+    def __init__(self, name):
+        self.name = name
+
+    def __enter__(self):
+        real = open
+
+        def refusing(p, mode='r'):
+            if p.endswith(self.name):
                 raise OSError(5)    # EIO: neither read nor written
-        return real(p, mode)
-    return refusing
+            return real(p, mode)
+        store.open = refusing
+
+    def __exit__(self, *exc):
+        del store.open
 
 
 def test_a_slot_file_that_cannot_be_opened_at_all():
@@ -268,21 +269,11 @@ def test_a_slot_file_that_cannot_be_opened_at_all():
     # file opens again its game is handed over (it is newer than the one the boot had)
     if not fm.have_vfs():
         return
-    from bench_store import game_state
-    from scoreboard import store
-    from scoreboard.store import Store
-    flash = fm.flash()
     for kind in fm.KINDS:
-        dev = flash.fault_device(kind)
-        _mount(dev, kind)
-        st = Store(MNT)
-        st.load()
-        st.save(game_state(1))
-        st.save(game_state(2))              # slot b, the newest
+        dev, st = _at.started(kind, game_state(1), game_state(2))  # slot b, the newest
         with open(MNT + '/' + store.SLOTS[1], 'rb') as f:
             b = f.read()
-        store.open = _refusing((store.SLOTS[1],))
-        try:
+        with _Unopenable(store.SLOTS[1]):
             st = Store(MNT)
             assert st.load() == game_state(1) and st.message == store.UNREADABLE
             for f in range(3, 13):
@@ -290,8 +281,6 @@ def test_a_slot_file_that_cannot_be_opened_at_all():
                 again = Store(MNT)          # a power cut after each save
                 assert again.load() == game_state(f), (kind, f)
                 assert again.recover() is None and again.pending
-        finally:
-            del store.open
         with open(MNT + '/' + store.SLOTS[1], 'rb') as f:
             assert f.read() == b, kind
         again = Store(MNT)
@@ -309,24 +298,12 @@ def test_a_second_read_fault_with_a_game_still_held():
     # held game and the newest of the saves made beside it are handed over, nothing lost
     if not fm.have_vfs():
         return
-    from bench_store import game_state
-    from scoreboard import store
-    from scoreboard.store import Store
-    flash = fm.flash()
     for kind in fm.KINDS:
-        dev = flash.fault_device(kind)
-        _mount(dev, kind)
-        st = Store(MNT)
-        st.load()
-        st.save(game_state(1))
-        st.save(game_state(2))              # slot b, the newest
-        store.open = _refusing((store.SLOTS[1],))
-        try:
+        dev, st = _at.started(kind, game_state(1), game_state(2))  # slot b, the newest
+        with _Unopenable(store.SLOTS[1]):
             st = Store(MNT)
             assert st.load() == game_state(1)
             assert st.save(game_state(3)) is True
-        finally:
-            del store.open
         _mount(dev, kind)
         dev.fail_reads(10 ** 9, 0)
         st = Store(MNT)
@@ -356,21 +333,12 @@ def test_a_cut_at_every_write_of_a_save_beside_an_unreadable_slot():
     if not fm.have_vfs():
         return
     import gc
-    from bench_store import game_state
-    from scoreboard import store
-    from scoreboard.store import Store
     flash = fm.flash()
     for kind in fm.KINDS:
         cuts = done = 0
         for n in range(400):
-            dev = flash.fault_device(kind)
-            _mount(dev, kind)
-            st = Store(MNT)
-            st.load()
-            st.save(game_state(1))
-            st.save(game_state(2))          # slot b, the newest
-            store.open = _refusing((store.SLOTS[1],))
-            try:
+            dev, st = _at.started(kind, game_state(1), game_state(2))  # slot b, the newest
+            with _Unopenable(store.SLOTS[1]):
                 st = Store(MNT)
                 st.load()
                 dev.cut_at(n)
@@ -380,8 +348,6 @@ def test_a_cut_at_every_write_of_a_save_beside_an_unreadable_slot():
                 except flash.PowerCut:
                     finished = False
                 dev.restore()
-            finally:
-                del store.open
             gc.collect()
             image = dev.after_cut() if not finished else dev.clone()
             _mount(image, kind)
@@ -417,30 +383,19 @@ def test_a_flash_other_files_filled_still_takes_the_game():
             if not (v['message'] or '').startswith('not saved'):
                 got += 1
         assert got == 5, (kind, got, b.view)
-        before = _score(b.view)
-        b.boot()
-        assert _score(b.view) == before, (kind, b.view)
+        b.reboot_keeps(kind)
         for k in range(3):              # and after the power cut, still
             v = b.frame(red=1)
             assert v['message'] is None, (kind, k, v)
-        before = _score(b.view)
-        b.boot()
-        assert _score(b.view) == before, (kind, b.view)
+        b.reboot_keeps(kind)
         _at.done()
 
 
 def test_the_fault_log_gives_way_before_the_game():
     if not fm.have_vfs():
         return
-    from bench_store import game_state
-    from scoreboard.faultlog import FaultLog
-    from scoreboard.store import Store
-    flash = fm.flash()
     for kind in fm.KINDS:
-        dev = flash.fault_device(kind)
-        _mount(dev, kind)
-        st = Store(MNT)
-        st.load()
+        dev, st = _at.started(kind)
         assert st.save(game_state(3)) is True
         fm.fill(MNT)
         log = FaultLog(MNT)
@@ -462,15 +417,8 @@ def test_the_fault_log_gives_way_before_the_game():
 def test_the_outbox_gives_way_before_the_game():
     if not fm.have_vfs():
         return
-    from bench_store import game_state
-    from scoreboard.net.outbox import Outbox
-    from scoreboard.store import Store
-    flash = fm.flash()
     for kind in fm.KINDS:
-        dev = flash.fault_device(kind)
-        _mount(dev, kind)
-        st = Store(MNT)
-        st.load()
+        dev, st = _at.started(kind)
         box = Outbox(MNT, reserve=0)     # only the store's room() decides here
         assert box.add({'id': box.next_id(), 'game': 'knockoff'}) is True
         assert st.save(game_state(3)) is True

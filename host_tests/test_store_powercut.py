@@ -43,10 +43,7 @@ def _device(kind):
     return dev
 
 
-def _boot(dev, kind):
-    # a fresh VFS over the device at MNT, as after a power-up (see flash_mount.Mount)
-    _at.mount(dev, kind)
-    return Store(MNT)
+_boot = _at.store    # a fresh VFS and Store over the device at MNT, as after a power-up
 
 
 def _save_cut(st, state, dev, into):
