@@ -4,18 +4,10 @@
 import asyncio
 import json
 
+from mqtt_probe import read_packet, serve, until
 from scoreboard.net.outbox import Outbox
 from scoreboard.net.venue import Venue, settings
 from venue.vtable import Table
-
-
-async def until(pred, timeout=15):
-    """Wait for pred() to hold: at once on an idle machine, up to `timeout` s on a loaded one."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not pred():
-        assert loop.time() < end, 'never happened'
-        await asyncio.sleep(0.01)
 
 
 class PickyBroker:
@@ -26,15 +18,7 @@ class PickyBroker:
     async def client(self, r, w):
         try:
             while True:
-                head = (await r.readexactly(1))[0]
-                n, shift = 0, 0
-                while True:
-                    b = (await r.readexactly(1))[0]
-                    n |= (b & 0x7F) << shift
-                    shift += 7
-                    if not b & 0x80:
-                        break
-                body = await r.readexactly(n)
+                head, body = await read_packet(r)
                 kind = head & 0xF0
                 if kind == 0x10:
                     self.connects += 1
@@ -60,8 +44,7 @@ class PickyBroker:
 def test_a_record_the_broker_will_not_take_is_given_up(tmp_path):
     async def main():
         broker = PickyBroker()
-        server = await asyncio.start_server(broker.client, '127.0.0.1', 0)
-        port = server.sockets[0].getsockname()[1]
+        server, port = await serve(broker.client)
         t = Table()
         conf = settings({'mqtt': {'host': '127.0.0.1', 'port': port, 'venue': 'v',
                                   'table': '1'}})
