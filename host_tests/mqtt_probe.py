@@ -1,7 +1,8 @@
 # The MQTT tests' pieces (test_matches_portable, test_mqtt_subscribe, test_mqtt_refused): a
 # table's match topic and a good match on it, a byte stream and a sink that stand in for the
-# client's socket, and for the tiny asyncio brokers, the reading of one packet and a server on
-# a free loopback port. Runs under MicroPython too (the brokers' parts are CPython's).
+# client's socket, and for the tiny asyncio brokers, the reading of one packet, a broker's
+# loop and a server on a free loopback port. Runs under MicroPython too (the brokers' parts
+# are CPython's).
 import asyncio
 
 TOPIC = 'shuffleboard/bar/1/match'
@@ -60,6 +61,38 @@ async def read_packet(r):
         if not b & 0x80:
             break
     return head, await r.readexactly(n)
+
+
+class TinyBroker:
+    """A broker of a few lines, for a test to make misbehave (CPython): a CONNECT gets its
+    CONNACK (counted in `connects`), a PINGREQ its PINGRESP; any other packet goes to
+    packet(kind, head, body, w), which returns False to hang up. hung_up() runs as the link
+    ends."""
+    connects = 0
+
+    def packet(self, kind, head, body, w):
+        pass
+
+    def hung_up(self):
+        pass
+
+    async def client(self, r, w):
+        try:
+            while True:
+                head, body = await read_packet(r)
+                kind = head & 0xF0
+                if kind == 0x10:
+                    self.connects += 1
+                    w.write(b'\x20\x02\x00\x00')
+                elif kind == 0xC0:
+                    w.write(b'\xd0\x00')
+                elif self.packet(kind, head, body, w) is False:
+                    break
+                await w.drain()
+        except (EOFError, ConnectionError):     # asyncio.IncompleteReadError is an EOFError
+            pass
+        self.hung_up()
+        w.close()
 
 
 async def serve(client):

@@ -4,41 +4,28 @@
 import asyncio
 import json
 
-from mqtt_probe import read_packet, serve, until
+from mqtt_probe import TinyBroker, serve, until
 from scoreboard.net.outbox import Outbox
 from scoreboard.net.venue import Venue, settings
 from venue.vtable import Table
 
 
-class PickyBroker:
+class PickyBroker(TinyBroker):
     def __init__(self):
         self.games = []
         self.connects = 0
 
-    async def client(self, r, w):
-        try:
-            while True:
-                head, body = await read_packet(r)
-                kind = head & 0xF0
-                if kind == 0x10:
-                    self.connects += 1
-                    w.write(b'\x20\x02\x00\x00')
-                elif kind == 0x30 and head & 0x06:
-                    tlen = body[0] << 8 | body[1]
-                    topic = body[2:2 + tlen].decode()
-                    pid = body[2 + tlen:4 + tlen]
-                    payload = body[4 + tlen:]
-                    if b'poison' in payload:
-                        break
-                    if topic.endswith('/game'):
-                        self.games.append(json.loads(payload))
-                    w.write(b'\x40\x02' + pid)
-                elif kind == 0xC0:
-                    w.write(b'\xd0\x00')
-                await w.drain()
-        except (EOFError, ConnectionError):
-            pass
-        w.close()
+    def packet(self, kind, head, body, w):
+        if kind == 0x30 and head & 0x06:
+            tlen = body[0] << 8 | body[1]
+            topic = body[2:2 + tlen].decode()
+            pid = body[2 + tlen:4 + tlen]
+            payload = body[4 + tlen:]
+            if b'poison' in payload:
+                return False
+            if topic.endswith('/game'):
+                self.games.append(json.loads(payload))
+            w.write(b'\x40\x02' + pid)
 
 
 def test_a_record_the_broker_will_not_take_is_given_up(tmp_path):

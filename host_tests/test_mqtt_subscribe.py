@@ -9,7 +9,7 @@ import os
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from mqtt_probe import GOOD, TOPIC, BytesReader, SinkWriter, read_packet, serve, until
+from mqtt_probe import GOOD, TOPIC, BytesReader, SinkWriter, TinyBroker, serve, until
 from scoreboard.core import new_game
 from scoreboard.net import mqtt
 from scoreboard.net.matches import MatchLink, check
@@ -26,7 +26,7 @@ LONG = os.environ.get('HYPOTHESIS_PROFILE') == 'fuzz'    # `make fuzz`: long and
 
 # --- the client against a broker that sends what the test says ------------------------------
 
-class ScriptBroker:
+class ScriptBroker(TinyBroker):
     """CONNACK, SUBACK (return code `grant`), then `after_sub` raw bytes; records what the
     client sends (its PUBACKs)."""
 
@@ -38,32 +38,22 @@ class ScriptBroker:
         self.published = []
         self.closed = asyncio.Event()
 
-    async def client(self, r, w):
-        try:
-            while True:
-                head, body = await read_packet(r)
-                kind = head & 0xF0
-                if kind == 0x10:
-                    w.write(b'\x20\x02\x00\x00')
-                elif kind == 0x80:
-                    tlen = body[2] << 8 | body[3]
-                    self.subscribed.append((body[4:4 + tlen].decode(), body[4 + tlen]))
-                    w.write(b'\x90\x03' + body[:2] + bytes((self.grant,)))
-                    w.write(self.after_sub)
-                elif kind == 0x40:
-                    self.pubacks.append(body[0] << 8 | body[1])
-                elif kind == 0x30:
-                    tlen = body[0] << 8 | body[1]
-                    self.published.append(body[2:2 + tlen].decode())
-                    if head & 0x06:
-                        w.write(b'\x40\x02' + body[2 + tlen:4 + tlen])
-                elif kind == 0xC0:
-                    w.write(b'\xd0\x00')
-                await w.drain()
-        except (EOFError, ConnectionError, asyncio.IncompleteReadError):
-            pass
+    def packet(self, kind, head, body, w):
+        if kind == 0x80:
+            tlen = body[2] << 8 | body[3]
+            self.subscribed.append((body[4:4 + tlen].decode(), body[4 + tlen]))
+            w.write(b'\x90\x03' + body[:2] + bytes((self.grant,)))
+            w.write(self.after_sub)
+        elif kind == 0x40:
+            self.pubacks.append(body[0] << 8 | body[1])
+        elif kind == 0x30:
+            tlen = body[0] << 8 | body[1]
+            self.published.append(body[2:2 + tlen].decode())
+            if head & 0x06:
+                w.write(b'\x40\x02' + body[2 + tlen:4 + tlen])
+
+    def hung_up(self):
         self.closed.set()
-        w.close()
 
 
 def run_client(after_sub, grant=1, max_payload=512, wait=0.3):
