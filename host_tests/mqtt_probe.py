@@ -1,8 +1,8 @@
-# The MQTT tests' pieces (test_matches_portable, test_mqtt_subscribe, test_mqtt_refused): a
-# table's match topic and a good match on it, a byte stream and a sink that stand in for the
-# client's socket, and for the tiny asyncio brokers, the reading of one packet, a broker's
-# loop and a server on a free loopback port. Runs under MicroPython too (the brokers' parts
-# are CPython's).
+# The MQTT tests' pieces (test_matches_portable, test_mqtt_subscribe, test_mqtt_refused,
+# test_broker_name): a table's match topic and a good match on it, a byte stream and a sink
+# that stand in for the client's socket, and for the tiny asyncio brokers the reading of one
+# packet, a broker's loop and a server on a free loopback port. Runs under MicroPython too
+# (TinyBroker, serve() and until() are for CPython's asyncio).
 import asyncio
 
 TOPIC = 'shuffleboard/bar/1/match'
@@ -60,7 +60,7 @@ async def read_packet(r):
         shift += 7
         if not b & 0x80:
             break
-    return head, await r.readexactly(n)
+    return head, (await r.readexactly(n)) if n else b''
 
 
 class TinyBroker:
