@@ -3,6 +3,7 @@
 # tools/sim.py) in a process of its own, its JSON view lines read as they come, its HTTP API
 # asked with a bearer token, press-script lines sent on its standard input.
 import json
+import os
 import subprocess
 import sys
 import time
@@ -10,6 +11,17 @@ import urllib.error
 import urllib.request
 
 from venue_support import free_port
+
+
+def write_net(flash, mqtt=None, password='bar-password-1'):
+    """The virtual flash's net.json: the network 'bar', and the venue's `mqtt` settings if
+    given."""
+    os.makedirs(flash, exist_ok=True)
+    net = {'ssid': 'bar', 'password': password}
+    if mqtt is not None:
+        net['mqtt'] = mqtt
+    with open(os.path.join(flash, 'net.json'), 'w') as f:
+        json.dump(net, f)
 
 
 class SimProc:
@@ -71,6 +83,18 @@ class SimProc:
             except (ConnectionError, urllib.error.URLError):
                 time.sleep(0.05)
         raise AssertionError('the simulator never answered')
+
+    def pair(self):
+        """Pair as a phone does, with the PIN the board's view shows; self.token is then the
+        phone's."""
+        self.view(lambda v: True)
+        n = len(self.lines)
+        status, _ = self.http('POST', '/api/pair', {})
+        assert status == 202
+        pin = self.view(lambda v: 'pin' in v, since=n)['pin']  # read off the board's view
+        status, r = self.http('POST', '/api/pair', {'pin': pin})
+        assert status == 200, r
+        self.token = r['token']
 
     def stop(self):
         """Quit (killed if it does not); returns what it wrote on standard error."""

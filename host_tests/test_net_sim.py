@@ -2,7 +2,6 @@
 # `--http HOST:PORT --headless` serves the API from the firmware under the MicroPython unix port
 # and prints the view model as one JSON line at every change; lines on standard input are
 # press-script commands in real time; a board without Wi-Fi is refused.
-import json
 import os
 import subprocess
 import sys
@@ -11,7 +10,7 @@ import time
 import urllib.error
 import urllib.request
 
-from sim_proc import SimProc, free_port
+from sim_proc import SimProc, free_port, write_net
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NET_SIM = os.path.join(ROOT, 'tools', 'net_sim.py')
@@ -24,8 +23,7 @@ class Sim(SimProc):
 
 def test_headless_serves_the_api_and_prints_every_change():
     with tempfile.TemporaryDirectory() as flash:
-        with open(os.path.join(flash, 'net.json'), 'w') as f:
-            json.dump({'ssid': 'bar', 'password': 'secret-password'}, f)
+        write_net(flash, password='secret-password')
         sim = Sim(flash)
         try:
             first = sim.view(lambda v: True)
@@ -71,17 +69,11 @@ def test_without_net_json_the_board_opens_its_access_point():
 
 def test_a_phone_pairs_with_the_pin_the_simulator_prints_and_plays():
     with tempfile.TemporaryDirectory() as flash:
-        with open(os.path.join(flash, 'net.json'), 'w') as f:
-            json.dump({'ssid': 'bar', 'password': 'password1'}, f)
+        write_net(flash, password='password1')
         sim = Sim(flash)
         try:
-            sim.view(lambda v: True)
-            status, _ = sim.http('POST', '/api/pair', {})
-            assert status == 202
-            pin = sim.view(lambda v: 'pin' in v)['pin']          # read off the board's view
-            status, r = sim.http('POST', '/api/pair', {'pin': pin})
-            assert status == 200
-            token = r['token']
+            sim.pair()                     # with the PIN read off the board's view
+            token = sim.token
             status, v = sim.http('POST', '/api/press', {'button': 'OK', 'gesture': 'tap'}, token)
             assert status == 200 and v['screen'] == 'play'
             status, v = sim.http('POST', '/api/action', {'do': 'frame', 'red': 0, 'blue': 5},

@@ -14,7 +14,7 @@ import urllib.error
 import urllib.request
 
 import pytest
-from sim_proc import SimProc, free_port
+from sim_proc import SimProc, free_port, write_net
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SIM = os.path.join(ROOT, 'tools', 'sim.py')
@@ -33,16 +33,6 @@ class Board(SimProc):
     def __init__(self, board, flash):
         super().__init__(SIM, board, flash)
 
-    def pair(self):
-        self.view(lambda v: True)
-        n = len(self.lines)
-        status, _ = self.http('POST', '/api/pair', {})
-        assert status == 202
-        pin = self.view(lambda v: 'pin' in v, since=n)['pin']  # read off the board's view
-        status, r = self.http('POST', '/api/pair', {'pin': pin})
-        assert status == 200, r
-        self.token = r['token']
-
     def act(self, action):
         status, v = self.http('POST', '/api/action', action)
         assert status == 200, (action, v)
@@ -58,15 +48,6 @@ class Board(SimProc):
             v = self.act({'do': 'frame', 'red': red, 'blue': blue})
         assert v['screen'] == 'over', v
         return self.act({'do': 'bank'})
-
-
-def write_net(flash, mqtt=None):
-    os.makedirs(flash, exist_ok=True)
-    net = {'ssid': 'bar', 'password': 'bar-password-1'}
-    if mqtt is not None:
-        net['mqtt'] = mqtt
-    with open(os.path.join(flash, 'net.json'), 'w') as f:
-        json.dump(net, f)
 
 
 @pytest.mark.parametrize('board', ['pico_w_tm1637', 'pico_w_ws2812_digits',
