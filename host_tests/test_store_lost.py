@@ -243,6 +243,14 @@ def test_newest_good_state_of_any_name_loads():
         _at.done()
 
 
+def _save_survives_a_cut(st, f, kind):
+    # the save of game_state(f) goes through, and is what a power cut then brings back, with
+    # no slot held any longer
+    assert st.save(game_state(f)) is True
+    again = Store(MNT)
+    assert again.load() == game_state(f) and not again.pending, kind
+
+
 class _Unopenable:
     """with _Unopenable(name): the store's open() raises EIO for that slot file (it is neither
     read nor written); after it, the real open() again."""
@@ -286,9 +294,7 @@ def test_a_slot_file_that_cannot_be_opened_at_all():
         again = Store(MNT)
         assert again.load() == game_state(12), kind
         assert again.recover() == game_state(2) and not again.pending, kind
-        assert again.save(game_state(13)) is True
-        again = Store(MNT)
-        assert again.load() == game_state(13) and not again.pending, kind
+        _save_survives_a_cut(again, 13, kind)
         _at.done()
 
 
@@ -320,9 +326,7 @@ def test_a_second_read_fault_with_a_game_still_held():
                 got.append(d)
         assert not st.pending, kind
         assert len(got) == 2 and game_state(2) in got and game_state(3) in got, (kind, len(got))
-        assert st.save(game_state(5)) is True
-        again = Store(MNT)
-        assert again.load() == game_state(5) and not again.pending, kind
+        _save_survives_a_cut(st, 5, kind)
         _at.done()
 
 
