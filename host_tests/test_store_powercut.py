@@ -165,36 +165,30 @@ def sweep_by_journal(kind, frames):
     return points, newer
 
 
-def test_power_cut_at_every_write_lfs():
+def _sweep(sweep, kind, how):
+    # one sweep over the saves of _saves(), its count of cut points printed (as the CPython
+    # side of test_sweep_in_micropython reads them)
     if not fm.have_vfs():
         return
-    p, n = sweep_by_cut('lfs', _saves())
-    print('store sweep lfs reboot-then-save: %d cut points, %d gave the new state' % (p, n))
+    p, n = sweep(kind, _saves())
+    print('store sweep %s %s: %d cut points, %d gave the new state' % (kind, how, p, n))
     assert p > 0
+
+
+def test_power_cut_at_every_write_lfs():
+    _sweep(sweep_by_cut, 'lfs', 'reboot-then-save')
 
 
 def test_power_cut_at_every_write_fat():
-    if not fm.have_vfs():
-        return
-    p, n = sweep_by_cut('fat', _saves())
-    print('store sweep fat reboot-then-save: %d cut points, %d gave the new state' % (p, n))
-    assert p > 0
+    _sweep(sweep_by_cut, 'fat', 'reboot-then-save')
 
 
 def test_power_cut_in_continuous_play_lfs():
-    if not fm.have_vfs():
-        return
-    p, n = sweep_by_journal('lfs', _saves())
-    print('store sweep lfs continuous: %d cut points, %d gave the new state' % (p, n))
-    assert p > 0
+    _sweep(sweep_by_journal, 'lfs', 'continuous')
 
 
 def test_power_cut_in_continuous_play_fat():
-    if not fm.have_vfs():
-        return
-    p, n = sweep_by_journal('fat', _saves())
-    print('store sweep fat continuous: %d cut points, %d gave the new state' % (p, n))
-    assert p > 0
+    _sweep(sweep_by_journal, 'fat', 'continuous')
 
 
 def test_store_rules_on_fat():
