@@ -67,6 +67,32 @@ class Mount:
         gc.collect()
 
 
+class Refused:
+    """with Refused(name, modes, err): the store's open() raises OSError(err) (EIO unless
+    told) for a file whose path ends in `name`, opened in any mode or (`modes`) in a mode with
+    one of these letters: a file the filesystem will not open. After it, the real open()."""
+
+    def __init__(self, name, modes=None, err=5):
+        self.name = name
+        self.modes = modes
+        self.err = err
+
+    def __enter__(self):
+        from scoreboard import store
+        real = open
+
+        def refusing(p, mode='r'):
+            if p.endswith(self.name) and (self.modes is None or
+                                          [c for c in self.modes if c in mode]):
+                raise OSError(self.err)
+            return real(p, mode)
+        store.open = refusing
+
+    def __exit__(self, *exc):
+        from scoreboard import store
+        del store.open
+
+
 def fill(root, tag='fill'):
     """Other files fill the filesystem until not even a small one goes in (each written and
     closed on its own: littlefs commits a file only when it closes); returns the bytes that

@@ -115,22 +115,13 @@ def test_a_directory_where_a_slot_should_be():
 def test_a_slot_file_that_cannot_be_opened():
     if not fm.have_vfs():
         return
-    real = open
-
-    def refusing(p, mode='r'):
-        if p.endswith(store.SLOTS[1]) and 'w' in mode:
-            raise OSError(13)  # EACCES
-        return real(p, mode)
     for kind in fm.KINDS:
         dev, st = _at.started(kind)
         assert st.save(game_state(1)) is True
-        store.open = refusing
-        try:
+        with fm.Refused(store.SLOTS[1], 'w', 13):  # EACCES
             for f in range(2, 6):
                 assert st.save(game_state(f)) is True, (kind, f)
                 assert Store(MNT).load() == game_state(f)
-        finally:
-            del store.open
         assert st.save(game_state(6)) is True  # slot b works again: it is tried first
         assert read_bytes(_slot(1))[:4] == store.MAGIC
         assert Store(MNT).load() == game_state(6)
@@ -284,17 +275,10 @@ def test_stat_raising_eio_is_reported_and_nothing_is_overwritten():
 def test_open_or_read_raising_eio_keeps_that_slot():
     if not fm.have_vfs():
         return
-    real = open
-
-    def failing(p, mode='r'):
-        if p.endswith(store.SLOTS[1]) and 'r' in mode:
-            raise OSError(5)
-        return real(p, mode)
     for kind in fm.KINDS:
         dev, st = _at.started(kind, game_state(1), game_state(2))  # a, then b: the newest
         b = read_bytes(_slot(1))
-        store.open = failing
-        try:
+        with fm.Refused(store.SLOTS[1], 'r', 5):  # EIO
             st = Store(MNT)
             assert st.load() == game_state(1)  # the older slot, and the boot says why
             assert st.message == store.UNREADABLE
@@ -305,8 +289,6 @@ def test_open_or_read_raising_eio_keeps_that_slot():
             assert read_bytes(_slot(0)) == a
             again = Store(MNT)      # a power cut while b still cannot be read
             assert again.load() == game_state(3) and again.pending
-        finally:
-            del store.open
         assert read_bytes(_slot(1)) == b
         # b reads again: its game is handed over first, then the saves go on
         assert st.save(game_state(4)) is False and st.problem == store.FOUND, kind

@@ -213,26 +213,17 @@ def test_newest_good_state_of_any_name_loads():
     if not fm.have_vfs():
         return
     flash = fm.flash()
-    real = open
-
-    def refusing(p, mode='r'):
-        if p.endswith(store.SLOTS[0]) and 'w' in mode:
-            raise OSError(13)   # EACCES: a file the filesystem will not open for writing
-        return real(p, mode)
     for kind in fm.KINDS:
         dev = flash.fault_device(kind)
         _mount(dev, kind)
         os.mkdir(MNT + '/' + store.SLOTS[1])    # slot b: a directory
         st = Store(MNT)
         st.load()
-        store.open = refusing                   # slot a: refused
-        try:
+        with fm.Refused(store.SLOTS[0], 'w', 13):   # slot a: refused for writing (EACCES)
             for f in range(1, 9):
                 assert st.save(game_state(f)) is True, (kind, f, st.problem)
                 got = Store(MNT)
                 assert got.load() == game_state(f), (kind, f)
-        finally:
-            del store.open
         # the directory goes, slot a opens again: the saves go back to the slot names
         os.rmdir(MNT + '/' + store.SLOTS[1])
         for f in range(9, 13):
@@ -251,26 +242,6 @@ def _save_survives_a_cut(st, f, kind):
     assert again.load() == game_state(f) and not again.pending, kind
 
 
-class _Unopenable:
-    """with _Unopenable(name): the store's open() raises EIO for that slot file (it is neither
-    read nor written); after it, the real open() again."""
-
-    def __init__(self, name):
-        self.name = name
-
-    def __enter__(self):
-        real = open
-
-        def refusing(p, mode='r'):
-            if p.endswith(self.name):
-                raise OSError(5)    # EIO: neither read nor written
-            return real(p, mode)
-        store.open = refusing
-
-    def __exit__(self, *exc):
-        del store.open
-
-
 def test_a_slot_file_that_cannot_be_opened_at_all():
     # the slot with the newest game cannot be opened for reading or writing: its game is
     # kept, the saves go on elsewhere, every boot loads the newest of them, and once the
@@ -281,7 +252,7 @@ def test_a_slot_file_that_cannot_be_opened_at_all():
         dev, st = _at.started(kind, game_state(1), game_state(2))  # slot b, the newest
         with open(MNT + '/' + store.SLOTS[1], 'rb') as f:
             b = f.read()
-        with _Unopenable(store.SLOTS[1]):
+        with fm.Refused(store.SLOTS[1]):  # EIO: neither read nor written
             st = Store(MNT)
             assert st.load() == game_state(1) and st.message == store.UNREADABLE
             for f in range(3, 13):
@@ -306,7 +277,7 @@ def test_a_second_read_fault_with_a_game_still_held():
         return
     for kind in fm.KINDS:
         dev, st = _at.started(kind, game_state(1), game_state(2))  # slot b, the newest
-        with _Unopenable(store.SLOTS[1]):
+        with fm.Refused(store.SLOTS[1]):  # EIO: neither read nor written
             st = Store(MNT)
             assert st.load() == game_state(1)
             assert st.save(game_state(3)) is True
@@ -342,7 +313,7 @@ def test_a_cut_at_every_write_of_a_save_beside_an_unreadable_slot():
         cuts = done = 0
         for n in range(400):
             dev, st = _at.started(kind, game_state(1), game_state(2))  # slot b, the newest
-            with _Unopenable(store.SLOTS[1]):
+            with fm.Refused(store.SLOTS[1]):  # EIO: neither read nor written
                 st = Store(MNT)
                 st.load()
                 dev.cut_at(n)
