@@ -41,6 +41,39 @@ class Out:
         self.lines.append(s)
 
 
+class QuietDisplay:
+    """The brightness() and power() of a test's display: they do nothing."""
+
+    def brightness(self, level):
+        pass
+
+    def power(self, on):
+        pass
+
+
+class StubBoard:
+    """A board of the given displays, its buttons on the virtual pins 40 (RED), 41, 42 (OK)."""
+    BUTTONS = {'RED': 40, 'BLUE': 41, 'OK': 42}
+
+    def __init__(self, displays):
+        self.ds = displays
+
+    def displays(self):
+        return self.ds
+
+
+class NoStore:
+    """A store with nothing saved that takes every save."""
+    message = None
+    problem = None
+
+    def load(self, check=None):
+        return None
+
+    def save(self, state):
+        return True
+
+
 def boards():
     names = [n[:-3] for n in os.listdir(ROOT + '/boards') if n.endswith('.py')]
     names.sort()

@@ -2,12 +2,12 @@
 # Bring-up (DESIGN section 4): at power-up every display lights every segment and pixel for 1 s
 # (display.lamp(), contract 3), while the loop runs on: buttons are read and the game goes on;
 # the first show after it redraws. On a board whose displays have no lamp(), nothing waits.
-import app_probe  # noqa: F401  (the virtual machine on the path)
+import app_probe  # (the virtual machine on the path)
 import machine
 from scoreboard.app import App
 
 
-class Display:
+class Display(app_probe.QuietDisplay):
     def __init__(self, lamp=True):
         self.calls = []
         if lamp:
@@ -20,38 +20,11 @@ class Display:
         if not self.calls or self.calls[-1] != view['screen']:
             self.calls.append(view['screen'])
 
-    def brightness(self, level):
-        pass
-
-    def power(self, on):
-        pass
-
-
-class Board:
-    BUTTONS = {'RED': 40, 'BLUE': 41, 'OK': 42}
-
-    def __init__(self, displays):
-        self.ds = displays
-
-    def displays(self):
-        return self.ds
-
-
-class Store:
-    message = None
-    problem = None
-
-    def load(self, check=None):
-        return None
-
-    def save(self, state):
-        return True
-
 
 def test_lamp_test_for_one_second_without_blocking_the_loop():
     machine.reset_all()
     a, b, plain = Display(), Display(), Display(lamp=False)
-    app = App(Board([a, b, plain]), Store(), 0)
+    app = App(app_probe.StubBoard([a, b, plain]), app_probe.NoStore(), 0)
     assert a.calls == ['lamp'] and b.calls == ['lamp']
     assert plain.calls == []                 # no lamp of its own: it waits with the others
     now = 0
@@ -75,5 +48,5 @@ def test_lamp_test_for_one_second_without_blocking_the_loop():
 def test_no_lamp_anywhere_draws_at_once():
     machine.reset_all()
     plain = Display(lamp=False)
-    App(Board([plain]), Store(), 0)
+    App(app_probe.StubBoard([plain]), app_probe.NoStore(), 0)
     assert plain.calls == ['setup']

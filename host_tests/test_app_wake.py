@@ -14,7 +14,7 @@ from scoreboard.store import Store
 MASK = 0x1FFFFFFF
 
 
-class Display:
+class Display(app_probe.QuietDisplay):
     # what each show() got: red's pending points and the phase (preallocated: the refresh
     # runs with the heap locked)
     def __init__(self):
@@ -32,33 +32,6 @@ class Display:
         out = [(self.pend[i], self.ph[i]) for i in range(self.n)]
         self.n = 0
         return out
-
-    def brightness(self, level):
-        pass
-
-    def power(self, on):
-        pass
-
-
-class Board:
-    BUTTONS = {'RED': 40, 'BLUE': 41, 'OK': 42}
-
-    def __init__(self, displays):
-        self.ds = displays
-
-    def displays(self):
-        return self.ds
-
-
-class NoStore:
-    message = None
-    problem = None
-
-    def load(self, check=None):
-        return None
-
-    def save(self, state):
-        return True
 
 
 def _steps(app, now, ms):
@@ -80,7 +53,7 @@ def test_a_change_restarts_the_phases_at_every_moment():
     for offset in range(0, 1000, 35):
         machine.reset_all()
         d = Display()
-        app = App(Board([d]), NoStore(), 0)
+        app = App(app_probe.StubBoard([d]), app_probe.NoStore(), 0)
         now = _steps(app, 0, 1100)                      # the lamp test over
         now = _tap(app, 42, now)                        # OK: a game starts
         now = _steps(app, now, 300 + offset)
@@ -136,7 +109,7 @@ class CountingButtons:
 
 def test_a_quiet_pass_reads_no_pin_until_a_press_is_latched():
     machine.reset_all()
-    app = App(Board([Display()]), NoStore(), 0)
+    app = App(app_probe.StubBoard([Display()]), app_probe.NoStore(), 0)
     assert app.wake.armed
     now = _steps(app, 0, 1500)
     app.buttons = CountingButtons(app.buttons)

@@ -8,6 +8,7 @@ import asyncio
 
 import net_harness as nh
 import network
+from mqtt_probe import read_packet
 
 DNS_MS = 400     # a slow venue router; lwip waits seconds for a name that never answers
 
@@ -25,25 +26,13 @@ class TinyBroker:
     async def start(self):
         self.server = await asyncio.start_server(self._client, '127.0.0.1', self.port)
 
-    async def _read(self, r):
-        head = await r.readexactly(1)
-        n, shift = 0, 0
-        while True:
-            b = (await r.readexactly(1))[0]
-            n |= (b & 0x7f) << shift
-            shift += 7
-            if not b & 0x80:
-                break
-        body = await r.readexactly(n) if n else b''
-        return head[0], body
-
     async def _client(self, r, w):
         self.connects += 1
         t0 = nh.now_ms()
         try:
             while nh.since_ms(t0) < self.life_ms:
                 try:
-                    kind, body = await asyncio.wait_for(self._read(r), 0.05)
+                    kind, body = await asyncio.wait_for(read_packet(r), 0.05)
                 except asyncio.TimeoutError:
                     continue
                 t = kind >> 4

@@ -110,11 +110,11 @@ def test_clear():
 def test_full_filesystem_does_not_raise():
     if not hasattr(os, 'VfsLfs2'):
         return
-    from test_store_powercut import _fill
+    from flash_mount import fill
     for root in roots():
         log = FaultLog(root)
         log.write('before', stamp=1)
-        _fill(root)
+        fill(root)
         for i in range(50):
             log.write('fault %d on a full disk' % i, stamp=i)  # True or False, never raises
         assert total_size(log) <= 2 * faultlog.LIMIT

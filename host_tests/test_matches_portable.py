@@ -7,6 +7,7 @@ import asyncio
 import json
 import os
 
+from mqtt_probe import GOOD, TOPIC, BytesReader, SinkWriter
 from scoreboard.core import new_game
 from scoreboard.net.matches import MatchLink, check
 from scoreboard.net.mqtt import MQTTClient, publish_packet
@@ -15,9 +16,6 @@ from scoreboard.ui.gestures import TAP
 from scoreboard.ui.input import PRESS
 from scoreboard.ui.keys import OK
 
-TOPIC = 'shuffleboard/bar/1/match'
-GOOD = {'id': 't1r1m2', 'tournament': 1, 'round': 1, 'game': 'knockoff',
-        'options': {'target': 5}, 'names': {'red': 'Ann', 'blue': 'Bob'}}
 _n = [0]
 
 
@@ -93,40 +91,13 @@ def test_a_match_waits_for_setup_and_keeps_over_a_power_cut():
     assert MatchLink(root, TOPIC).done == ['t1r1m2']
 
 
-class _Reader:
-    def __init__(self, data):
-        self.data = data
-        self.at = 0
-
-    async def readexactly(self, n):
-        if self.at + n > len(self.data):
-            raise EOFError
-        out = self.data[self.at:self.at + n]
-        self.at += n
-        return out
-
-
-class _Writer:
-    def __init__(self):
-        self.out = bytearray()
-
-    def write(self, b):
-        self.out += b
-
-    async def drain(self):
-        pass
-
-    def close(self):
-        pass
-
-
 def test_incoming_publishes_are_bounded_and_acknowledged():
     stream = (publish_packet(TOPIC, b'y' * 5000, True, 1, 3) +
               publish_packet('t/' * 100, b'{}', False, 1, 4) +
               publish_packet(TOPIC, good(), True, 2, 5) +
               publish_packet(TOPIC, good(), True, 1, 6))
     c = MQTTClient('p', '127.0.0.1')
-    c._r, c._w = _Reader(stream), _Writer()    # the test stands in for the socket
+    c._r, c._w = BytesReader(stream), SinkWriter()    # the test stands in for the socket
     c.connected = True
     got = []
     c.on_message = lambda t, p: got.append((t, bytes(p)))
@@ -136,8 +107,8 @@ def test_incoming_publishes_are_bounded_and_acknowledged():
     assert not c.connected                          # the stream ended: the link is closed
     acks = []
     c2 = MQTTClient('p', '127.0.0.1')
-    w = _Writer()
-    c2._r, c2._w = _Reader(stream), w
+    w = SinkWriter()
+    c2._r, c2._w = BytesReader(stream), w
     c2.connected = True
     c2.on_message = lambda t, p: None
     asyncio.run(c2._read_loop())

@@ -28,6 +28,18 @@ def fresh_dir():
     return base
 
 
+def _sent_ids(box):
+    """Every record's id, oldest first, each removed as the link does once it is sent."""
+    ids = []
+    while True:
+        item = box.peek()
+        if item is None:
+            break
+        ids.append(json.loads(item[1])['id'])
+        box.remove(item[0])
+    return ids
+
+
 def test_connect_packet_bytes():
     # MQTT 3.1.1 section 3.1: the protocol name, level 4, the flags, keepalive, then the payload.
     p = mqtt.connect_packet('b1', 30, 'u', 'pw', ('s/t', 'offline', True, 1))
@@ -54,14 +66,7 @@ def test_outbox_keeps_order_and_bound():
         kept = box.add({'id': 'r%d' % i})
         assert kept == (i < 3)
     assert len(box) == 3 and box.dropped == 2   # full: the new ones are not kept
-    seen = []
-    while True:
-        item = box.peek()
-        if item is None:
-            break
-        seen.append(json.loads(item[1])['id'])
-        box.remove(item[0])
-    assert seen == ['r0', 'r1', 'r2']
+    assert _sent_ids(box) == ['r0', 'r1', 'r2']
     assert box.add({'id': 'r5'})   # room again once sent
 
 
@@ -248,14 +253,7 @@ def test_records_sent_are_remembered_across_a_reboot():
     assert len(again) == 20
     assert json.loads(again.peek()[1])['id'] == 'r20'
     assert again.add({'id': 'r40'})
-    ids = []
-    while True:
-        item = again.peek()
-        if item is None:
-            break
-        ids.append(json.loads(item[1])['id'])
-        again.remove(item[0])
-    assert ids == ['r%d' % i for i in range(20, 41)]
+    assert _sent_ids(again) == ['r%d' % i for i in range(20, 41)]
     assert [n for n in os.listdir(root + '/outbox') if n.endswith('.jsonl')] == []
 
 
@@ -271,14 +269,7 @@ def test_records_of_the_first_firmware_go_first_and_a_torn_line_is_not_a_record(
     box = Outbox(root)
     assert len(box) == 2 and box.next_id() == 'a1b2c3d4-2'
     assert box.add({'id': 'new-2'})          # not glued to the torn line: a new file
-    ids = []
-    while True:
-        item = box.peek()
-        if item is None:
-            break
-        ids.append(json.loads(item[1])['id'])
-        box.remove(item[0])
-    assert ids == ['old-1', 'new-1', 'new-2']
+    assert _sent_ids(box) == ['old-1', 'new-1', 'new-2']
 
 
 def test_a_pico_w_sized_littlefs_holds_256_games():

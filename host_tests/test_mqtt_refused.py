@@ -4,64 +4,34 @@
 import asyncio
 import json
 
+from mqtt_probe import TinyBroker, serve, until
 from scoreboard.net.outbox import Outbox
 from scoreboard.net.venue import Venue, settings
 from venue.vtable import Table
 
 
-async def until(pred, timeout=15):
-    """Wait for pred() to hold: at once on an idle machine, up to `timeout` s on a loaded one."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not pred():
-        assert loop.time() < end, 'never happened'
-        await asyncio.sleep(0.01)
-
-
-class PickyBroker:
+class PickyBroker(TinyBroker):
     def __init__(self):
         self.games = []
         self.connects = 0
 
-    async def client(self, r, w):
-        try:
-            while True:
-                head = (await r.readexactly(1))[0]
-                n, shift = 0, 0
-                while True:
-                    b = (await r.readexactly(1))[0]
-                    n |= (b & 0x7F) << shift
-                    shift += 7
-                    if not b & 0x80:
-                        break
-                body = await r.readexactly(n)
-                kind = head & 0xF0
-                if kind == 0x10:
-                    self.connects += 1
-                    w.write(b'\x20\x02\x00\x00')
-                elif kind == 0x30 and head & 0x06:
-                    tlen = body[0] << 8 | body[1]
-                    topic = body[2:2 + tlen].decode()
-                    pid = body[2 + tlen:4 + tlen]
-                    payload = body[4 + tlen:]
-                    if b'poison' in payload:
-                        break
-                    if topic.endswith('/game'):
-                        self.games.append(json.loads(payload))
-                    w.write(b'\x40\x02' + pid)
-                elif kind == 0xC0:
-                    w.write(b'\xd0\x00')
-                await w.drain()
-        except (EOFError, ConnectionError):
-            pass
-        w.close()
+    def packet(self, kind, head, body, w):
+        if kind == 0x30 and head & 0x06:
+            tlen = body[0] << 8 | body[1]
+            topic = body[2:2 + tlen].decode()
+            pid = body[2 + tlen:4 + tlen]
+            payload = body[4 + tlen:]
+            if b'poison' in payload:
+                return False
+            if topic.endswith('/game'):
+                self.games.append(json.loads(payload))
+            w.write(b'\x40\x02' + pid)
 
 
 def test_a_record_the_broker_will_not_take_is_given_up(tmp_path):
     async def main():
         broker = PickyBroker()
-        server = await asyncio.start_server(broker.client, '127.0.0.1', 0)
-        port = server.sockets[0].getsockname()[1]
+        server, port = await serve(broker.client)
         t = Table()
         conf = settings({'mqtt': {'host': '127.0.0.1', 'port': port, 'venue': 'v',
                                   'table': '1'}})

@@ -9,6 +9,7 @@ import os
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from mqtt_probe import GOOD, TOPIC, BytesReader, SinkWriter, TinyBroker, serve, until
 from scoreboard.core import new_game
 from scoreboard.net import mqtt
 from scoreboard.net.matches import MatchLink, check
@@ -20,23 +21,12 @@ from scoreboard.ui.gestures import TAP
 from scoreboard.ui.input import PRESS
 from scoreboard.ui.keys import OK
 
-TOPIC = 'shuffleboard/bar/1/match'
 LONG = os.environ.get('HYPOTHESIS_PROFILE') == 'fuzz'    # `make fuzz`: long and random
-GOOD = {'id': 't1r1m2', 'tournament': 1, 'round': 1, 'game': 'knockoff',
-        'options': {'target': 5}, 'names': {'red': 'Ann', 'blue': 'Bob'}}
-
-
-async def until(pred, timeout=15):
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not pred():
-        assert loop.time() < end, 'never happened'
-        await asyncio.sleep(0.01)
 
 
 # --- the client against a broker that sends what the test says ------------------------------
 
-class ScriptBroker:
+class ScriptBroker(TinyBroker):
     """CONNACK, SUBACK (return code `grant`), then `after_sub` raw bytes; records what the
     client sends (its PUBACKs)."""
 
@@ -48,40 +38,22 @@ class ScriptBroker:
         self.published = []
         self.closed = asyncio.Event()
 
-    async def client(self, r, w):
-        try:
-            while True:
-                head = (await r.readexactly(1))[0]
-                n, shift = 0, 0
-                while True:
-                    b = (await r.readexactly(1))[0]
-                    n |= (b & 0x7F) << shift
-                    shift += 7
-                    if not b & 0x80:
-                        break
-                body = await r.readexactly(n)
-                kind = head & 0xF0
-                if kind == 0x10:
-                    w.write(b'\x20\x02\x00\x00')
-                elif kind == 0x80:
-                    tlen = body[2] << 8 | body[3]
-                    self.subscribed.append((body[4:4 + tlen].decode(), body[4 + tlen]))
-                    w.write(b'\x90\x03' + body[:2] + bytes((self.grant,)))
-                    w.write(self.after_sub)
-                elif kind == 0x40:
-                    self.pubacks.append(body[0] << 8 | body[1])
-                elif kind == 0x30:
-                    tlen = body[0] << 8 | body[1]
-                    self.published.append(body[2:2 + tlen].decode())
-                    if head & 0x06:
-                        w.write(b'\x40\x02' + body[2 + tlen:4 + tlen])
-                elif kind == 0xC0:
-                    w.write(b'\xd0\x00')
-                await w.drain()
-        except (EOFError, ConnectionError, asyncio.IncompleteReadError):
-            pass
+    def packet(self, kind, head, body, w):
+        if kind == 0x80:
+            tlen = body[2] << 8 | body[3]
+            self.subscribed.append((body[4:4 + tlen].decode(), body[4 + tlen]))
+            w.write(b'\x90\x03' + body[:2] + bytes((self.grant,)))
+            w.write(self.after_sub)
+        elif kind == 0x40:
+            self.pubacks.append(body[0] << 8 | body[1])
+        elif kind == 0x30:
+            tlen = body[0] << 8 | body[1]
+            self.published.append(body[2:2 + tlen].decode())
+            if head & 0x06:
+                w.write(b'\x40\x02' + body[2 + tlen:4 + tlen])
+
+    def hung_up(self):
         self.closed.set()
-        w.close()
 
 
 def run_client(after_sub, grant=1, max_payload=512, wait=0.3):
@@ -89,8 +61,7 @@ def run_client(after_sub, grant=1, max_payload=512, wait=0.3):
 
     async def main():
         broker = ScriptBroker(after_sub, grant)
-        server = await asyncio.start_server(broker.client, '127.0.0.1', 0)
-        port = server.sockets[0].getsockname()[1]
+        server, port = await serve(broker.client)
         c = MQTTClient('t', '127.0.0.1', port, timeout=3)
         c.on_message = lambda t, p: got.append((t, bytes(p)))
         c.max_payload = max_payload
@@ -143,33 +114,6 @@ def test_malformed_packets_end_the_link():
 
 
 # --- the reader fuzzed without sockets ----------------------------------------------------------
-
-class BytesReader:
-    def __init__(self, data):
-        self.data = data
-        self.at = 0
-
-    async def readexactly(self, n):
-        if self.at + n > len(self.data):
-            raise EOFError
-        out = self.data[self.at:self.at + n]
-        self.at += n
-        return out
-
-
-class SinkWriter:
-    def __init__(self):
-        self.out = bytearray()
-
-    def write(self, b):
-        self.out += b
-
-    async def drain(self):
-        pass
-
-    def close(self):
-        pass
-
 
 def feed(data, max_payload=512):
     c = MQTTClient('f', '127.0.0.1')
@@ -349,8 +293,7 @@ def test_a_broker_that_refuses_the_subscription_still_gets_the_games(tmp_path):
     # board stays connected and its banked games still go out.
     async def main():
         broker = ScriptBroker(b'', grant=0x80)
-        server = await asyncio.start_server(broker.client, '127.0.0.1', 0)
-        port = server.sockets[0].getsockname()[1]
+        server, port = await serve(broker.client)
         conf = venue_settings({'mqtt': {'host': '127.0.0.1', 'port': port, 'venue': 'bar',
                                         'table': '1'}})
         v = Venue(None, conf, Outbox(str(tmp_path)), 'b1')

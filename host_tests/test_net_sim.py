@@ -2,9 +2,7 @@
 # `--http HOST:PORT --headless` serves the API from the firmware under the MicroPython unix port
 # and prints the view model as one JSON line at every change; lines on standard input are
 # press-script commands in real time; a board without Wi-Fi is refused.
-import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -12,84 +10,20 @@ import time
 import urllib.error
 import urllib.request
 
+from sim_proc import SimProc, free_port, write_net
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NET_SIM = os.path.join(ROOT, 'tools', 'net_sim.py')
 
 
-def free_port():
-    s = socket.socket()
-    s.bind(('127.0.0.1', 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
-class Sim:
+class Sim(SimProc):
     def __init__(self, flash, board='wlan_tm1637', extra=()):
-        self.port = free_port()
-        self.proc = subprocess.Popen(
-            [sys.executable, NET_SIM, '--board', board, '--http', '127.0.0.1:%d' % self.port,
-             '--headless', '--flash', flash] + list(extra),
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            bufsize=1)
-        self.lines = []
-
-    def view(self, pred, timeout=10):
-        """The first view line printed from now on (or already printed) that satisfies pred."""
-        end = time.monotonic() + timeout
-        for v in self.lines:
-            if pred(v):
-                return v
-        while time.monotonic() < end:
-            line = self.proc.stdout.readline()
-            if not line:
-                break
-            v = json.loads(line)
-            self.lines.append(v)
-            if pred(v):
-                return v
-        raise AssertionError('no such view; last %r' % self.lines[-1:])
-
-    def send(self, line):
-        self.proc.stdin.write(line + '\n')
-        self.proc.stdin.flush()
-
-    def http(self, method, path, body=None, token=None):
-        data = json.dumps(body).encode() if body is not None else None
-        req = urllib.request.Request('http://127.0.0.1:%d%s' % (self.port, path), data=data,
-                                     method=method)
-        if data is not None:
-            req.add_header('Content-Type', 'application/json')
-        if token:
-            req.add_header('Authorization', 'Bearer ' + token)
-        for _ in range(100):
-            try:
-                with urllib.request.urlopen(req, timeout=5) as r:
-                    return r.status, json.loads(r.read())
-            except urllib.error.HTTPError as e:
-                return e.code, json.loads(e.read())
-            except (ConnectionError, urllib.error.URLError):
-                time.sleep(0.05)
-        raise AssertionError('the simulator never answered')
-
-    def stop(self):
-        try:
-            self.send('quit')
-            self.proc.wait(timeout=5)
-        except (BrokenPipeError, subprocess.TimeoutExpired):
-            self.proc.kill()
-            self.proc.wait()
-        err = self.proc.stderr.read()
-        self.proc.stdout.close()
-        self.proc.stderr.close()
-        self.proc.stdin.close()
-        return err
+        super().__init__(NET_SIM, board, flash, extra)
 
 
 def test_headless_serves_the_api_and_prints_every_change():
     with tempfile.TemporaryDirectory() as flash:
-        with open(os.path.join(flash, 'net.json'), 'w') as f:
-            json.dump({'ssid': 'bar', 'password': 'secret-password'}, f)
+        write_net(flash, password='secret-password')
         sim = Sim(flash)
         try:
             first = sim.view(lambda v: True)
@@ -135,17 +69,11 @@ def test_without_net_json_the_board_opens_its_access_point():
 
 def test_a_phone_pairs_with_the_pin_the_simulator_prints_and_plays():
     with tempfile.TemporaryDirectory() as flash:
-        with open(os.path.join(flash, 'net.json'), 'w') as f:
-            json.dump({'ssid': 'bar', 'password': 'password1'}, f)
+        write_net(flash, password='password1')
         sim = Sim(flash)
         try:
-            sim.view(lambda v: True)
-            status, _ = sim.http('POST', '/api/pair', {})
-            assert status == 202
-            pin = sim.view(lambda v: 'pin' in v)['pin']          # read off the board's view
-            status, r = sim.http('POST', '/api/pair', {'pin': pin})
-            assert status == 200
-            token = r['token']
+            sim.pair()                     # with the PIN read off the board's view
+            token = sim.token
             status, v = sim.http('POST', '/api/press', {'button': 'OK', 'gesture': 'tap'}, token)
             assert status == 200 and v['screen'] == 'play'
             status, v = sim.http('POST', '/api/action', {'do': 'frame', 'red': 0, 'blue': 5},

@@ -8,14 +8,13 @@
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 
 import pytest
+from sim_proc import SimProc, free_port, write_net
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SIM = os.path.join(ROOT, 'tools', 'sim.py')
@@ -24,74 +23,15 @@ SIM = os.path.join(ROOT, 'tools', 'sim.py')
 SEED_000 = [(0, 5), (4, 0), (4, 0), (0, 3), (0, 4), (6, 0), (0, 5)]
 
 
-def free_port():
-    s = socket.socket()
-    s.bind(('127.0.0.1', 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
-class Board:
+class Board(SimProc):
     """One `tools/sim.py --http --headless` board; its JSON view lines as they come."""
+    VIEW_S = 20
+    HTTP_TRIES = 200
+    HTTP_S = 10
+    STOP_S = 10
 
     def __init__(self, board, flash):
-        self.port = free_port()
-        self.proc = subprocess.Popen(
-            [sys.executable, SIM, '--board', board, '--http', '127.0.0.1:%d' % self.port,
-             '--headless', '--flash', flash],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            bufsize=1)
-        self.lines = []
-        self.token = None
-
-    def view(self, pred, timeout=20, since=0):
-        """The first view line (from line `since` on) that satisfies pred."""
-        end = time.monotonic() + timeout
-        for v in self.lines[since:]:
-            if pred(v):
-                return v
-        while time.monotonic() < end:
-            line = self.proc.stdout.readline()
-            if not line:
-                break
-            v = json.loads(line)
-            self.lines.append(v)
-            if pred(v):
-                return v
-        raise AssertionError('no such view; last %r' % self.lines[-1:])
-
-    def http(self, method, path, body=None):
-        data = json.dumps(body).encode() if body is not None else None
-        req = urllib.request.Request('http://127.0.0.1:%d%s' % (self.port, path), data=data,
-                                     method=method)
-        if data is not None:
-            req.add_header('Content-Type', 'application/json')
-        if self.token:
-            req.add_header('Authorization', 'Bearer ' + self.token)
-        for _ in range(200):
-            try:
-                with urllib.request.urlopen(req, timeout=10) as r:
-                    return r.status, json.loads(r.read())
-            except urllib.error.HTTPError as e:
-                return e.code, json.loads(e.read())
-            except (ConnectionError, urllib.error.URLError):
-                time.sleep(0.05)
-        raise AssertionError('the simulator never answered')
-
-    def send(self, line):
-        self.proc.stdin.write(line + '\n')
-        self.proc.stdin.flush()
-
-    def pair(self):
-        self.view(lambda v: True)
-        n = len(self.lines)
-        status, _ = self.http('POST', '/api/pair', {})
-        assert status == 202
-        pin = self.view(lambda v: 'pin' in v, since=n)['pin']  # read off the board's view
-        status, r = self.http('POST', '/api/pair', {'pin': pin})
-        assert status == 200, r
-        self.token = r['token']
+        super().__init__(SIM, board, flash)
 
     def act(self, action):
         status, v = self.http('POST', '/api/action', action)
@@ -108,28 +48,6 @@ class Board:
             v = self.act({'do': 'frame', 'red': red, 'blue': blue})
         assert v['screen'] == 'over', v
         return self.act({'do': 'bank'})
-
-    def stop(self):
-        try:
-            self.proc.stdin.write('quit\n')
-            self.proc.stdin.flush()
-            self.proc.wait(timeout=10)
-        except (BrokenPipeError, subprocess.TimeoutExpired):
-            self.proc.kill()
-            self.proc.wait()
-        err = self.proc.stderr.read()
-        for f in (self.proc.stdout, self.proc.stderr, self.proc.stdin):
-            f.close()
-        return err
-
-
-def write_net(flash, mqtt=None):
-    os.makedirs(flash, exist_ok=True)
-    net = {'ssid': 'bar', 'password': 'bar-password-1'}
-    if mqtt is not None:
-        net['mqtt'] = mqtt
-    with open(os.path.join(flash, 'net.json'), 'w') as f:
-        json.dump(net, f)
 
 
 @pytest.mark.parametrize('board', ['pico_w_tm1637', 'pico_w_ws2812_digits',
@@ -200,16 +118,12 @@ def _key(rec):
 
 
 def test_wifi_boards_bank_their_games_at_the_venue(tmp_path):
-    from venue.db import SqliteStore
-    from venue.service import Service
-    from venue_support import Broker, Collector, wait_until
+    from venue_support import Broker, Collector, start_service, stop_service, wait_until
 
     from venue import web
     (tmp_path / 'broker').mkdir()
     broker = Broker(tmp_path / 'broker').start()
-    svc = Service(SqliteStore(str(tmp_path / 'venue.sqlite')), 'bar')
-    svc.connect('127.0.0.1', broker.port)
-    assert svc.subscribed.wait(5)
+    svc = start_service(broker, tmp_path / 'venue.sqlite')
     server = web.serve_in_thread(svc)
     base = 'http://127.0.0.1:%d' % server.server_address[1]
     boards = {}
@@ -265,8 +179,7 @@ def test_wifi_boards_bank_their_games_at_the_venue(tmp_path):
         errs = [b.stop() for b in boards.values()]
         server.shutdown()
         server.server_close()
-        svc.stop()
-        svc.db.close()
+        stop_service(svc)
         broker.stop()
     for err in errs:
         assert 'bar-password-1' not in err

@@ -3,17 +3,8 @@
 # cuts leave once anything was saved, so the boot says so.
 import os
 
+from app_probe import flash_dir as fresh  # an empty folder, private to this test run
 from scoreboard.store import DAMAGED, SLOTS, Store
-
-
-def fresh(tag):
-    d = '/tmp/sb-test-empty-' + tag
-    try:
-        os.mkdir(d)
-    except OSError:
-        for n in os.listdir(d):
-            os.remove(d + '/' + n)
-    return d
 
 
 def touch(path):

@@ -8,6 +8,7 @@
 # runs-on: micropython
 import os
 
+import flash_mount as fm
 from bench_store import game_state
 from scoreboard import store
 from scoreboard.faultlog import FaultLog
@@ -15,73 +16,29 @@ from scoreboard.store import Store
 from test_store import read_bytes, record, write_bytes
 
 MNT = '/sf'
-KINDS = ('lfs', 'fat')
+_at = fm.Mount(MNT)
 
 
-def _have_vfs():
-    return hasattr(os, 'VfsLfs2') and hasattr(os, 'VfsFat')
-
-
-def _flash():
-    from virtual import flash
-    return flash
-
-
-_gate = [None]
-_graveyard = []
-
-
-def _boot(dev, kind):
-    # a fresh VFS over the device at MNT, as after a power-up (see test_store_powercut)
-    import gc
-    flash = _flash()
-    flash.umount(MNT)
-    if _gate[0] is not None:
-        _gate[0].shut()
-    gc.collect()
-    _gate[0] = flash.Gate(dev)
-    flash.mount(_gate[0], kind, MNT)
-    return Store(MNT)
-
-
-def _done():
-    import gc
-    _flash().umount(MNT)
-    if _gate[0] is not None:
-        _gate[0].shut()
-    # The files a failed save kept (store.KEEP) belong to a mount that is gone now; the next
-    # test starts with none kept, but they stay alive here: freed, littlefs could still walk
-    # into them from a finaliser (closing one through a shut gate raises again).
-    _graveyard.extend(store._kept)
-    store._kept[:] = []
-    gc.collect()
+_boot = _at.store    # a fresh VFS and Store over the device at MNT, as after a power-up
 
 
 def _slot(i):
     return MNT + '/' + store.SLOTS[i]
 
 
-def _fill(root):
-    from test_store_powercut import _fill as fill
-    return fill(root)
-
-
 # -- 1. a failed save says so, and the next save tries again ------------------------------
 def test_full_flash_save_is_false_with_flash_full_and_retried():
-    if not _have_vfs():
+    if not fm.have_vfs():
         return
-    flash = _flash()
-    for kind in KINDS:
-        dev = flash.fault_device(kind)
-        st = _boot(dev, kind)
-        st.load()
+    for kind in fm.KINDS:
+        dev, st = _at.started(kind)
         assert st.save(game_state(3)) is True and st.problem is None
         assert st.save(game_state(4)) is True
-        _fill(MNT)
+        fm.fill(MNT)
         # the store's reserve (issue 25) takes the next save; filled again, a state bigger
         # than the reserve does not fit
         assert st.save(game_state(5)) is True, kind
-        _fill(MNT)
+        fm.fill(MNT)
         for k in range(3):  # every save that does not fit fails, and says so
             assert st.save(game_state(3000 + k)) is False, kind
             assert st.problem == store.FULL, (kind, st.problem)
@@ -89,23 +46,18 @@ def test_full_flash_save_is_false_with_flash_full_and_retried():
         assert _boot(dev.clone(), kind).load() == game_state(5), kind
         st = _boot(dev, kind)
         assert st.load() == game_state(5)
-        for n in os.listdir(MNT):
-            if n.startswith('fill'):
-                os.remove(MNT + '/' + n)
+        fm.unfill(MNT)
         assert st.save(game_state(102)) is True and st.problem is None, kind
         assert _boot(dev.clone(), kind).load() == game_state(102), kind
-    _done()
+    _at.done()
 
 
 def test_failing_writes_save_is_false_with_flash_error_and_retried():
-    if not _have_vfs():
+    if not fm.have_vfs():
         return
-    flash = _flash()
-    for kind in KINDS:
+    for kind in fm.KINDS:
         for skip in (0, 1, 2, 3):
-            dev = flash.fault_device(kind)
-            st = _boot(dev, kind)
-            st.load()
+            dev, st = _at.started(kind)
             assert st.save(game_state(5)) is True
             assert st.save(game_state(6)) is True
             # from the skip-th write call on, every write fails (EIO)
@@ -130,18 +82,15 @@ def test_failing_writes_save_is_false_with_flash_error_and_retried():
             # the same state again: it is not on flash, so it is written now
             assert st.save(game_state(12)) is True and st.problem is None, (kind, skip)
             assert _boot(dev.clone(), kind).load() == game_state(12), (kind, skip)
-            _done()
+            _at.done()
 
 
 # -- 2. a slot that cannot be written never stops the saves --------------------------------
 def test_a_directory_where_a_slot_should_be():
-    if not _have_vfs():
+    if not fm.have_vfs():
         return
-    flash = _flash()
-    for kind in KINDS:
-        dev = flash.fault_device(kind)
-        st = _boot(dev, kind)
-        st.load()
+    for kind in fm.KINDS:
+        dev, st = _at.started(kind)
         assert st.save(game_state(1)) is True  # slot a
         os.mkdir(_slot(1))  # slot b can never be a file
         st = _boot(dev, kind)
@@ -160,35 +109,23 @@ def test_a_directory_where_a_slot_should_be():
         a, b = read_bytes(_slot(0)), read_bytes(_slot(1))
         write_bytes(_slot(1) if len(b) > len(a) else _slot(0), b'junk')
         assert Store(MNT).load() == game_state(8), kind
-    _done()
+    _at.done()
 
 
 def test_a_slot_file_that_cannot_be_opened():
-    if not _have_vfs():
+    if not fm.have_vfs():
         return
-    flash = _flash()
-    real = open
-
-    def refusing(p, mode='r'):
-        if p.endswith(store.SLOTS[1]) and 'w' in mode:
-            raise OSError(13)  # EACCES
-        return real(p, mode)
-    for kind in KINDS:
-        dev = flash.fault_device(kind)
-        st = _boot(dev, kind)
-        st.load()
+    for kind in fm.KINDS:
+        dev, st = _at.started(kind)
         assert st.save(game_state(1)) is True
-        store.open = refusing
-        try:
+        with fm.Refused(store.SLOTS[1], 'w', 13):  # EACCES
             for f in range(2, 6):
                 assert st.save(game_state(f)) is True, (kind, f)
                 assert Store(MNT).load() == game_state(f)
-        finally:
-            del store.open
         assert st.save(game_state(6)) is True  # slot b works again: it is tried first
         assert read_bytes(_slot(1))[:4] == store.MAGIC
         assert Store(MNT).load() == game_state(6)
-    _done()
+    _at.done()
 
 
 # -- 3. a CRC-clean newest slot the caller cannot use is damaged ---------------------------
@@ -219,14 +156,14 @@ UNUSABLE = [  # the 16 shapes: CRC-clean JSON the firmware cannot use
 
 
 def test_unusable_newest_slot_falls_back_and_is_overwritten_first():
-    if not _have_vfs():
+    if not fm.have_vfs():
         return
     import json
-    flash = _flash()
+    flash = fm.flash()
     assert len(UNUSABLE) == 16
     good = json.dumps(GOOD).encode()
     usable(GOOD)
-    for kind in KINDS:
+    for kind in fm.KINDS:
         dev = flash.fault_device(kind)
         _boot(dev, kind)
         for shape in UNUSABLE:
@@ -248,13 +185,13 @@ def test_unusable_newest_slot_falls_back_and_is_overwritten_first():
                 assert st.save(dict(GOOD, n=2)) is True
                 assert read_bytes(_slot(newest))[:4] == store.MAGIC
                 assert Store(MNT).load(usable) == dict(GOOD, n=2)
-    _done()
+    _at.done()
 
 
 def test_check_rejecting_both_slots_gives_none():
-    if not _have_vfs():
+    if not fm.have_vfs():
         return
-    flash = _flash()
+    flash = fm.flash()
     dev = flash.fault_device('lfs')
     _boot(dev, 'lfs')
     write_bytes(_slot(0), record(1, b'{}'))
@@ -263,7 +200,7 @@ def test_check_rejecting_both_slots_gives_none():
     assert st.load(usable) is None and st.message == store.DAMAGED
     assert st.save(GOOD) is True
     assert Store(MNT).load(usable) == GOOD
-    _done()
+    _at.done()
 
 
 # -- 4. a read error at boot is never taken for an empty flash ------------------------------
@@ -287,16 +224,11 @@ class _StatFails:
 
 
 def test_stat_raising_eio_is_reported_and_nothing_is_overwritten():
-    if not _have_vfs():
+    if not fm.have_vfs():
         return
-    flash = _flash()
     real = store.os
-    for kind in KINDS:
-        dev = flash.fault_device(kind)
-        st = _boot(dev, kind)
-        st.load()
-        st.save(game_state(1))
-        st.save(game_state(2))
+    for kind in fm.KINDS:
+        dev, st = _at.started(kind, game_state(1), game_state(2))
         before = (read_bytes(_slot(0)), read_bytes(_slot(1)))
         store.os = _StatFails(real, (0, 1))
         try:
@@ -337,28 +269,16 @@ def test_stat_raising_eio_is_reported_and_nothing_is_overwritten():
         again = Store(MNT)
         assert again.load() == game_state(61), kind
         assert again.recover() is None and not again.pending, kind
-    _done()
+    _at.done()
 
 
 def test_open_or_read_raising_eio_keeps_that_slot():
-    if not _have_vfs():
+    if not fm.have_vfs():
         return
-    flash = _flash()
-    real = open
-
-    def failing(p, mode='r'):
-        if p.endswith(store.SLOTS[1]) and 'r' in mode:
-            raise OSError(5)
-        return real(p, mode)
-    for kind in KINDS:
-        dev = flash.fault_device(kind)
-        st = _boot(dev, kind)
-        st.load()
-        st.save(game_state(1))  # a
-        st.save(game_state(2))  # b, the newest
+    for kind in fm.KINDS:
+        dev, st = _at.started(kind, game_state(1), game_state(2))  # a, then b: the newest
         b = read_bytes(_slot(1))
-        store.open = failing
-        try:
+        with fm.Refused(store.SLOTS[1], 'r', 5):  # EIO
             st = Store(MNT)
             assert st.load() == game_state(1)  # the older slot, and the boot says why
             assert st.message == store.UNREADABLE
@@ -369,8 +289,6 @@ def test_open_or_read_raising_eio_keeps_that_slot():
             assert read_bytes(_slot(0)) == a
             again = Store(MNT)      # a power cut while b still cannot be read
             assert again.load() == game_state(3) and again.pending
-        finally:
-            del store.open
         assert read_bytes(_slot(1)) == b
         # b reads again: its game is handed over first, then the saves go on
         assert st.save(game_state(4)) is False and st.problem == store.FOUND, kind
@@ -378,21 +296,16 @@ def test_open_or_read_raising_eio_keeps_that_slot():
         assert st.save(game_state(4)) is True
         assert read_bytes(_slot(1)) == b, kind
         assert Store(MNT).load() == game_state(4)
-    _done()
+    _at.done()
 
 
 def test_device_read_errors_at_boot():
     # the real drivers over a device whose reads fail: never "no file", never a write
-    if not _have_vfs():
+    if not fm.have_vfs():
         return
-    flash = _flash()
-    for kind in KINDS:
+    for kind in fm.KINDS:
         for how in ('return', 'raise'):
-            dev = flash.fault_device(kind)
-            st = _boot(dev, kind)
-            st.load()
-            st.save(game_state(1))
-            st.save(game_state(2))
+            dev, st = _at.started(kind, game_state(1), game_state(2))
             image = bytes(dev.data)
             st = _boot(dev, kind)
             dev.fail_reads(100000, 0, how)
@@ -408,18 +321,18 @@ def test_device_read_errors_at_boot():
             assert st.recover() == game_state(2), (kind, how)
             assert st.save(game_state(41)) is True, (kind, how)
             assert _boot(dev.clone(), kind).load() == game_state(41)
-            _done()
+            _at.done()
 
 
 # -- 5. states of any length a game reaches ------------------------------------------------
 def test_ten_thousand_frame_game_on_both_filesystems():
-    if not _have_vfs():
+    if not fm.have_vfs():
         return
-    flash = _flash()
+    flash = fm.flash()
     big = game_state(10000)
     n = store.payload_size(big)
     assert n > 100000, n  # far past the 8 KB the store once stopped at
-    for kind in KINDS:
+    for kind in fm.KINDS:
         dev = flash.fault_device(kind, 96 if kind == 'lfs' else 1024)
         st = _boot(dev, kind)
         st.load()
@@ -433,7 +346,7 @@ def test_ten_thousand_frame_game_on_both_filesystems():
         p = _slot(1)
         write_bytes(p, read_bytes(p)[:-3])
         assert Store(MNT).load() == game_state(9999), kind
-    _done()
+    _at.done()
 
 
 # -- 6. a block device that raises never makes a save hang ---------------------------------
@@ -444,7 +357,7 @@ def raising_grid():
     # then the store writes nothing more until a restart). Run in a subprocess: a hang is a
     # timeout.
     import gc
-    flash = _flash()
+    flash = fm.flash()
     scenarios = failed = 0
     for one_block, count, frames, skip in _grid():
         store._ONE_BLOCK = one_block
@@ -467,7 +380,7 @@ def raising_grid():
             assert st.save(game_state(99)) is True
             assert _boot(dev.clone(), 'lfs').load() == game_state(99)
         scenarios += 1
-        _done()
+        _at.done()
     store._ONE_BLOCK = True
     print('raising grid: %d scenarios, %d saves failed, every save returned'
           % (scenarios, failed))
@@ -505,13 +418,10 @@ def test_raising_device_never_hangs_a_save():
 
 # -- 7. a save of the state already saved writes nothing ------------------------------------
 def test_identical_save_writes_nothing():
-    if not _have_vfs():
+    if not fm.have_vfs():
         return
-    flash = _flash()
-    for kind in KINDS:
-        dev = flash.fault_device(kind)
-        st = _boot(dev, kind)
-        st.load()
+    for kind in fm.KINDS:
+        dev, st = _at.started(kind)
         assert st.save(game_state(20)) is True
         w = dev.writes
         for _ in range(5):  # a held key: the same state every 150 ms
@@ -539,20 +449,15 @@ def test_identical_save_writes_nothing():
         w = dev.writes
         assert st.save(game_state(21)) is True and dev.writes > w
         assert Store(MNT).load() == game_state(21)
-    _done()
+    _at.done()
 
 
 # -- 8. what a cut leaves is not damage; real damage still is --------------------------------
 def test_interrupted_slot_is_quiet_real_damage_is_not():
-    if not _have_vfs():
+    if not fm.have_vfs():
         return
-    flash = _flash()
-    for kind in KINDS:
-        dev = flash.fault_device(kind)
-        st = _boot(dev, kind)
-        st.load()
-        st.save(game_state(30))
-        st.save(game_state(31))
+    for kind in fm.KINDS:
+        dev, st = _at.started(kind, game_state(30), game_state(31))
         good = read_bytes(_slot(1))
         cut = bytearray(good)
         cut[:4] = store.WRITING
@@ -567,26 +472,11 @@ def test_interrupted_slot_is_quiet_real_damage_is_not():
             st = Store(MNT)
             assert st.load() == game_state(30), kind
             assert st.message == store.DAMAGED, (kind, len(shape), st.message)
-    _done()
+    _at.done()
 
 
 def test_faults_in_micropython():
     # Under CPython (pytest): run this file under the MicroPython unix port
     if hasattr(os, 'VfsLfs2'):
         return
-    if os.environ.get('MP_SUITE'):
-        import pytest
-        pytest.skip('make test runs this file under the MicroPython unix port itself')
-    import subprocess
-    here = os.path.dirname(os.path.abspath(__file__))
-    mp = os.path.join(os.path.dirname(here), '.venv', 'bin', 'micropython')
-    if not os.path.exists(mp):
-        import pytest
-        pytest.skip('no MicroPython unix port in .venv')
-    r = subprocess.run([mp, '-X', 'heapsize=8M', os.path.join(here, 'mp_run.py'),
-                        'test_store_faults.py'],
-                       cwd=here, capture_output=True, text=True, timeout=600)
-    out = r.stdout + r.stderr
-    assert r.returncode == 0, out[-3000:]
-    n = len([k for k in globals() if k.startswith('test_')])
-    assert 'micropython: %d passed, 0 failed' % n in out, out[-3000:]
+    fm.run_in_micropython('test_store_faults.py', globals())

@@ -13,45 +13,16 @@
 import os
 
 import app_probe  # noqa: F401  (the virtual machine and the fixture boards on the path)
+import flash_mount as fm
+from bench_store import game_state
+from scoreboard import store
+from scoreboard.faultlog import FaultLog
+from scoreboard.net.outbox import Outbox
+from scoreboard.store import Store
 
 MNT = '/sl'
-KINDS = ('lfs', 'fat')
-
-
-def _have_vfs():
-    return hasattr(os, 'VfsLfs2') and hasattr(os, 'VfsFat')
-
-
-def _flash():
-    from virtual import flash
-    return flash
-
-
-_gate = [None]
-_graveyard = []
-
-
-def _mount(dev, kind):
-    # a fresh VFS over the device at MNT, as after a power-up (see test_store_faults)
-    import gc
-    flash = _flash()
-    flash.umount(MNT)
-    if _gate[0] is not None:
-        _gate[0].shut()
-    gc.collect()
-    _gate[0] = flash.Gate(dev)
-    flash.mount(_gate[0], kind, MNT)
-
-
-def _done():
-    import gc
-    from scoreboard import store
-    _flash().umount(MNT)
-    if _gate[0] is not None:
-        _gate[0].shut()
-    _graveyard.extend(store._kept)
-    store._kept[:] = []
-    gc.collect()
+_at = fm.Mount(MNT)
+_mount = _at.mount      # a fresh VFS over the device at MNT, as after a power-up
 
 
 class Board:
@@ -68,7 +39,6 @@ class Board:
         import bare
         import machine
         from scoreboard.app import App
-        from scoreboard.store import Store
         _mount(self.dev, self.kind)
         if reads_fail:
             self.dev.fail_reads(10 ** 9, 0)
@@ -103,6 +73,25 @@ class Board:
     def view(self):
         return self.app.ctl.view
 
+    def reboot_keeps(self, *where):
+        """A power cut: the board comes back on the same score."""
+        before = _score(self.view)
+        self.boot()
+        assert _score(self.view) == before, where + (self.view,)
+
+    def play_on(self, n, cut_every, where, blue_only=False, saved_only=False):
+        """n frames of one point (blue, red, blue, ...; or blue only), each saved: no message
+        (with saved_only: none that says 'not saved'); a power cut after every cut_every-th,
+        the score the same after it."""
+        for k in range(n):
+            v = self.frame(blue=1) if blue_only or not k % 2 else self.frame(red=1)
+            if saved_only:
+                assert not (v['message'] or '').startswith('not saved'), where + (k, v)
+            else:
+                assert v['message'] is None, where + (k, v)
+            if k % cut_every == cut_every - 1:
+                self.reboot_keeps(*(where + (k,)))
+
 
 def _score(v):
     return (v['screen'], v['red'], v['blue'], v['frame'])
@@ -120,10 +109,10 @@ def _saved_game(b):
 
 # -- 1. a game the board could not read is never overwritten ------------------------------
 def test_unread_game_comes_back_at_once_when_nothing_was_entered():
-    if not _have_vfs():
+    if not fm.have_vfs():
         return
-    flash = _flash()
-    for kind in KINDS:
+    flash = fm.flash()
+    for kind in fm.KINDS:
         dev = flash.fault_device(kind)
         b = Board(dev, kind)
         old = _saved_game(b)
@@ -135,23 +124,17 @@ def test_unread_game_comes_back_at_once_when_nothing_was_entered():
         assert _score(b.view) == old, (kind, b.view)
         assert b.view['message'] == 'game back', (kind, b.view)
         # play on for many saves, with power cuts between: the game goes on from there
-        for k in range(12):
-            v = b.frame(red=1) if k % 2 else b.frame(blue=1)   # one side scores a frame
-            assert v['message'] is None, (kind, k, v)
-            if k % 4 == 3:
-                before = _score(v)
-                b.boot()
-                assert _score(b.view) == before, (kind, k, b.view)
-        _done()
+        b.play_on(12, 4, (kind,))
+        _at.done()
 
 
 def test_unread_game_is_never_overwritten_and_comes_back_at_setup():
     # the issue's case: the board boots while reads fail, the players start a new game and
     # press on; reads recover; the old game is kept however many saves follow
-    if not _have_vfs():
+    if not fm.have_vfs():
         return
-    flash = _flash()
-    for kind in KINDS:
+    flash = fm.flash()
+    for kind in fm.KINDS:
         for presses in (1, 2, 5):       # entries while the flash could not be read
             dev = flash.fault_device(kind)
             b = Board(dev, kind)
@@ -168,13 +151,7 @@ def test_unread_game_is_never_overwritten_and_comes_back_at_setup():
             assert v['message'] == 'old game kept', (kind, presses, v)
             assert (v['red'], v['blue']) == (presses, 0), v     # the new game stays in play
             # many saves after the fault, a power cut now and then: the old game stays kept
-            for k in range(15):
-                v = b.frame(blue=1)
-                assert not (v['message'] or '').startswith('not saved'), (kind, k, v)
-                if k % 5 == 4:
-                    before = _score(v)
-                    b.boot()
-                    assert _score(b.view) == before, (kind, k, b.view)
+            b.play_on(15, 5, (kind,), blue_only=True, saved_only=True)
             assert b.view['screen'] == 'over', b.view   # blue reached 15
             b.tap('OK')                 # banked: the setup screen
             assert b.view['screen'] == 'setup'
@@ -185,25 +162,16 @@ def test_unread_game_is_never_overwritten_and_comes_back_at_setup():
             assert v['message'] == 'game back', v
             b.boot()
             assert _score(b.view) == old, (kind, presses, b.view)
-            _done()
+            _at.done()
 
 
 def test_store_alone_keeps_the_unread_slot_until_recovered():
     # the store's side: no save writes anything while a slot it could not read may hold a
     # newer game; recover() gives that game once it reads, and only then do saves go on
-    if not _have_vfs():
+    if not fm.have_vfs():
         return
-    from bench_store import game_state
-    from scoreboard import store
-    from scoreboard.store import Store
-    flash = _flash()
-    for kind in KINDS:
-        dev = flash.fault_device(kind)
-        _mount(dev, kind)
-        st = Store(MNT)
-        st.load()
-        st.save(game_state(2))
-        st.save(game_state(3))
+    for kind in fm.KINDS:
+        dev, st = _at.started(kind, game_state(2), game_state(3))
         _mount(dev, kind)
         dev.fail_reads(10 ** 9, 0)
         st = Store(MNT)
@@ -222,59 +190,40 @@ def test_store_alone_keeps_the_unread_slot_until_recovered():
         for f in range(20):
             assert st.save(game_state(70 + f)) is True, (kind, f, st.problem)
         assert Store(MNT).load() == game_state(89)
-        _done()
+        _at.done()
 
 
 # -- 2. a slot name taken by something else -------------------------------------------------
 def test_directories_at_both_slot_names_do_not_stop_the_saves():
-    if not _have_vfs():
+    if not fm.have_vfs():
         return
-    from scoreboard import store
-    flash = _flash()
-    for kind in KINDS:
+    flash = fm.flash()
+    for kind in fm.KINDS:
         dev = flash.fault_device(kind)
         _mount(dev, kind)
         for n in store.SLOTS:
             os.mkdir(MNT + '/' + n)
         b = Board(dev, kind)
         b.tap('OK')
-        for k in range(10):
-            v = b.frame(red=1) if k % 2 else b.frame(blue=1)
-            assert v['message'] is None, (kind, k, v)
-            if k % 3 == 2:
-                before = _score(v)
-                b.boot()
-                assert _score(b.view) == before, (kind, k, b.view)
-        _done()
+        b.play_on(10, 3, (kind,))
+        _at.done()
 
 
 def test_newest_good_state_of_any_name_loads():
-    if not _have_vfs():
+    if not fm.have_vfs():
         return
-    from bench_store import game_state
-    from scoreboard import store
-    from scoreboard.store import Store
-    flash = _flash()
-    real = open
-
-    def refusing(p, mode='r'):
-        if p.endswith(store.SLOTS[0]) and 'w' in mode:
-            raise OSError(13)   # EACCES: a file the filesystem will not open for writing
-        return real(p, mode)
-    for kind in KINDS:
+    flash = fm.flash()
+    for kind in fm.KINDS:
         dev = flash.fault_device(kind)
         _mount(dev, kind)
         os.mkdir(MNT + '/' + store.SLOTS[1])    # slot b: a directory
         st = Store(MNT)
         st.load()
-        store.open = refusing                   # slot a: refused
-        try:
+        with fm.Refused(store.SLOTS[0], 'w', 13):   # slot a: refused for writing (EACCES)
             for f in range(1, 9):
                 assert st.save(game_state(f)) is True, (kind, f, st.problem)
                 got = Store(MNT)
                 assert got.load() == game_state(f), (kind, f)
-        finally:
-            del store.open
         # the directory goes, slot a opens again: the saves go back to the slot names
         os.rmdir(MNT + '/' + store.SLOTS[1])
         for f in range(9, 13):
@@ -282,41 +231,28 @@ def test_newest_good_state_of_any_name_loads():
             assert Store(MNT).load() == game_state(f), (kind, f)
         names = os.listdir(MNT)
         assert store.SLOTS[0] in names and store.SLOTS[1] in names, names
-        _done()
+        _at.done()
 
 
-def _refusing(names):
-    real = open
-
-    def refusing(p, mode='r'):
-        for n in names:
-            if p.endswith(n):
-                raise OSError(5)    # EIO: neither read nor written
-        return real(p, mode)
-    return refusing
+def _save_survives_a_cut(st, f, kind):
+    # the save of game_state(f) goes through, and is what a power cut then brings back, with
+    # no slot held any longer
+    assert st.save(game_state(f)) is True
+    again = Store(MNT)
+    assert again.load() == game_state(f) and not again.pending, kind
 
 
 def test_a_slot_file_that_cannot_be_opened_at_all():
     # the slot with the newest game cannot be opened for reading or writing: its game is
     # kept, the saves go on elsewhere, every boot loads the newest of them, and once the
     # file opens again its game is handed over (it is newer than the one the boot had)
-    if not _have_vfs():
+    if not fm.have_vfs():
         return
-    from bench_store import game_state
-    from scoreboard import store
-    from scoreboard.store import Store
-    flash = _flash()
-    for kind in KINDS:
-        dev = flash.fault_device(kind)
-        _mount(dev, kind)
-        st = Store(MNT)
-        st.load()
-        st.save(game_state(1))
-        st.save(game_state(2))              # slot b, the newest
+    for kind in fm.KINDS:
+        dev, st = _at.started(kind, game_state(1), game_state(2))  # slot b, the newest
         with open(MNT + '/' + store.SLOTS[1], 'rb') as f:
             b = f.read()
-        store.open = _refusing((store.SLOTS[1],))
-        try:
+        with fm.Refused(store.SLOTS[1]):  # EIO: neither read nor written
             st = Store(MNT)
             assert st.load() == game_state(1) and st.message == store.UNREADABLE
             for f in range(3, 13):
@@ -324,43 +260,27 @@ def test_a_slot_file_that_cannot_be_opened_at_all():
                 again = Store(MNT)          # a power cut after each save
                 assert again.load() == game_state(f), (kind, f)
                 assert again.recover() is None and again.pending
-        finally:
-            del store.open
         with open(MNT + '/' + store.SLOTS[1], 'rb') as f:
             assert f.read() == b, kind
         again = Store(MNT)
         assert again.load() == game_state(12), kind
         assert again.recover() == game_state(2) and not again.pending, kind
-        assert again.save(game_state(13)) is True
-        again = Store(MNT)
-        assert again.load() == game_state(13) and not again.pending, kind
-        _done()
+        _save_survives_a_cut(again, 13, kind)
+        _at.done()
 
 
 def test_a_second_read_fault_with_a_game_still_held():
     # a slot is held (its file could not be opened, the saves went elsewhere), then the board
     # boots while the whole flash fails to read: nothing is written; once it reads, both the
     # held game and the newest of the saves made beside it are handed over, nothing lost
-    if not _have_vfs():
+    if not fm.have_vfs():
         return
-    from bench_store import game_state
-    from scoreboard import store
-    from scoreboard.store import Store
-    flash = _flash()
-    for kind in KINDS:
-        dev = flash.fault_device(kind)
-        _mount(dev, kind)
-        st = Store(MNT)
-        st.load()
-        st.save(game_state(1))
-        st.save(game_state(2))              # slot b, the newest
-        store.open = _refusing((store.SLOTS[1],))
-        try:
+    for kind in fm.KINDS:
+        dev, st = _at.started(kind, game_state(1), game_state(2))  # slot b, the newest
+        with fm.Refused(store.SLOTS[1]):  # EIO: neither read nor written
             st = Store(MNT)
             assert st.load() == game_state(1)
             assert st.save(game_state(3)) is True
-        finally:
-            del store.open
         _mount(dev, kind)
         dev.fail_reads(10 ** 9, 0)
         st = Store(MNT)
@@ -377,34 +297,23 @@ def test_a_second_read_fault_with_a_game_still_held():
                 got.append(d)
         assert not st.pending, kind
         assert len(got) == 2 and game_state(2) in got and game_state(3) in got, (kind, len(got))
-        assert st.save(game_state(5)) is True
-        again = Store(MNT)
-        assert again.load() == game_state(5) and not again.pending, kind
-        _done()
+        _save_survives_a_cut(st, 5, kind)
+        _at.done()
 
 
 def test_a_cut_at_every_write_of_a_save_beside_an_unreadable_slot():
     # the note of the held slot and the save after it, cut at every block write: the boot
     # after the cut has the game of the unreadable slot either as the state it resumes or
     # handed over by recover(), never lost, and the state before the save or the new one
-    if not _have_vfs():
+    if not fm.have_vfs():
         return
     import gc
-    from bench_store import game_state
-    from scoreboard import store
-    from scoreboard.store import Store
-    flash = _flash()
-    for kind in KINDS:
+    flash = fm.flash()
+    for kind in fm.KINDS:
         cuts = done = 0
         for n in range(400):
-            dev = flash.fault_device(kind)
-            _mount(dev, kind)
-            st = Store(MNT)
-            st.load()
-            st.save(game_state(1))
-            st.save(game_state(2))          # slot b, the newest
-            store.open = _refusing((store.SLOTS[1],))
-            try:
+            dev, st = _at.started(kind, game_state(1), game_state(2))  # slot b, the newest
+            with fm.Refused(store.SLOTS[1]):  # EIO: neither read nor written
                 st = Store(MNT)
                 st.load()
                 dev.cut_at(n)
@@ -414,8 +323,6 @@ def test_a_cut_at_every_write_of_a_save_beside_an_unreadable_slot():
                 except flash.PowerCut:
                     finished = False
                 dev.restore()
-            finally:
-                del store.open
             gc.collect()
             image = dev.after_cut() if not finished else dev.clone()
             _mount(image, kind)
@@ -431,67 +338,41 @@ def test_a_cut_at_every_write_of_a_save_beside_an_unreadable_slot():
                 break
             cuts += 1
         assert done == 1 and cuts > 2, (kind, cuts)
-        _done()
+        _at.done()
 
 
 # -- 3. room for the game on a full flash -----------------------------------------------------
-def _fill(root, tag='fill'):
-    # other files fill the flash until not even a small one goes in
-    i = 0
-    for size in (2048, 512, 64, 8):
-        chunk = b'x' * size
-        while True:
-            i += 1
-            try:
-                with open(root + '/%s%d' % (tag, i), 'wb') as f:
-                    if f.write(chunk) != size:
-                        break
-            except OSError:
-                break
-
-
 def test_a_flash_other_files_filled_still_takes_the_game():
-    if not _have_vfs():
+    if not fm.have_vfs():
         return
-    flash = _flash()
-    for kind in KINDS:
+    flash = fm.flash()
+    for kind in fm.KINDS:
         dev = flash.fault_device(kind)
         b = Board(dev, kind)
         b.tap('OK')
         b.frame(red=1)
-        _fill(MNT)                      # a log, an outbox, a tool's files: the flash is full
+        fm.fill(MNT)                      # a log, an outbox, a tool's files: the flash is full
         got = 0
         for _ in range(5):
             v = b.frame(blue=1)
             if not (v['message'] or '').startswith('not saved'):
                 got += 1
         assert got == 5, (kind, got, b.view)
-        before = _score(b.view)
-        b.boot()
-        assert _score(b.view) == before, (kind, b.view)
+        b.reboot_keeps(kind)
         for k in range(3):              # and after the power cut, still
             v = b.frame(red=1)
             assert v['message'] is None, (kind, k, v)
-        before = _score(b.view)
-        b.boot()
-        assert _score(b.view) == before, (kind, b.view)
-        _done()
+        b.reboot_keeps(kind)
+        _at.done()
 
 
 def test_the_fault_log_gives_way_before_the_game():
-    if not _have_vfs():
+    if not fm.have_vfs():
         return
-    from bench_store import game_state
-    from scoreboard.faultlog import FaultLog
-    from scoreboard.store import Store
-    flash = _flash()
-    for kind in KINDS:
-        dev = flash.fault_device(kind)
-        _mount(dev, kind)
-        st = Store(MNT)
-        st.load()
+    for kind in fm.KINDS:
+        dev, st = _at.started(kind)
         assert st.save(game_state(3)) is True
-        _fill(MNT)
+        fm.fill(MNT)
         log = FaultLog(MNT)
         wrote = 0
         for k in range(40):             # a fault loop on a full flash, the game saved between
@@ -502,30 +383,21 @@ def test_the_fault_log_gives_way_before_the_game():
         assert wrote == 0, (kind, wrote)    # the log gave way
         assert Store(MNT).load() == state, kind
         # space comes back: the log writes again (its bound keeps it to 4 KB)
-        for n in os.listdir(MNT):
-            if n.startswith('fill'):
-                os.remove(MNT + '/' + n)
+        fm.unfill(MNT)
         assert log.write('fault again') is True
         assert st.save(game_state(13)) is True
-        _done()
+        _at.done()
 
 
 def test_the_outbox_gives_way_before_the_game():
-    if not _have_vfs():
+    if not fm.have_vfs():
         return
-    from bench_store import game_state
-    from scoreboard.net.outbox import Outbox
-    from scoreboard.store import Store
-    flash = _flash()
-    for kind in KINDS:
-        dev = flash.fault_device(kind)
-        _mount(dev, kind)
-        st = Store(MNT)
-        st.load()
+    for kind in fm.KINDS:
+        dev, st = _at.started(kind)
         box = Outbox(MNT, reserve=0)     # only the store's room() decides here
         assert box.add({'id': box.next_id(), 'game': 'knockoff'}) is True
         assert st.save(game_state(3)) is True
-        _fill(MNT)
+        fm.fill(MNT)
         kept = 0
         for k in range(10):             # banked games while the flash is full
             kept += box.add({'id': 'r%d' % k, 'game': 'knockoff', 'red': 15, 'blue': k})
@@ -535,26 +407,11 @@ def test_the_outbox_gives_way_before_the_game():
         assert kept == 0 and box.dropped == 10, (kind, kept, box.dropped)
         assert len(box) == 1            # the record kept before is still there to send
         assert Store(MNT).load() == state, kind
-        _done()
+        _at.done()
 
 
 def test_lost_in_micropython():
     # Under CPython (pytest): run this file under the MicroPython unix port
     if hasattr(os, 'VfsLfs2'):
         return
-    if os.environ.get('MP_SUITE'):
-        import pytest
-        pytest.skip('make test runs this file under the MicroPython unix port itself')
-    import subprocess
-    here = os.path.dirname(os.path.abspath(__file__))
-    mp = os.path.join(os.path.dirname(here), '.venv', 'bin', 'micropython')
-    if not os.path.exists(mp):
-        import pytest
-        pytest.skip('no MicroPython unix port in .venv')
-    r = subprocess.run([mp, '-X', 'heapsize=8M', os.path.join(here, 'mp_run.py'),
-                        'test_store_lost.py'],
-                       cwd=here, capture_output=True, text=True, timeout=600)
-    out = r.stdout + r.stderr
-    assert r.returncode == 0, out[-3000:]
-    n = len([k for k in globals() if k.startswith('test_')])
-    assert 'micropython: %d passed, 0 failed' % n in out, out[-3000:]
+    fm.run_in_micropython('test_store_lost.py', globals())

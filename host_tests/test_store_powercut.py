@@ -7,16 +7,13 @@
 # runs-on: micropython
 import os
 
+import flash_mount as fm
 from scoreboard import store
 from scoreboard.store import Store
 from test_store import game_state
 
 MNT = '/pc'
-KINDS = ('lfs', 'fat')
-
-
-def _have_vfs():
-    return hasattr(os, 'VfsLfs2') and hasattr(os, 'VfsFat')
+_at = fm.Mount(MNT)
 
 
 def _long():
@@ -39,33 +36,14 @@ def _tears():
     return (False, True)
 
 
-def _flash():
-    from virtual import flash
-    return flash
-
-
 def _device(kind):
-    flash = _flash()
+    flash = fm.flash()
     dev = flash.lfs_device(16) if kind == 'lfs' else flash.fat_device(160)
     flash.format_fs(dev, kind)
     return dev
 
 
-_gate = [None]
-
-
-def _boot(dev, kind):
-    # a fresh VFS over the device at MNT, as after a power-up; the previous mount's gate is
-    # shut, so nothing it left open can write to the device again (see flash.Gate)
-    import gc
-    flash = _flash()
-    flash.umount(MNT)
-    if _gate[0] is not None:
-        _gate[0].shut()
-    gc.collect()
-    _gate[0] = flash.Gate(dev)
-    flash.mount(_gate[0], kind, MNT)
-    return Store(MNT)
+_boot = _at.store    # a fresh VFS and Store over the device at MNT, as after a power-up
 
 
 def _save_cut(st, state, dev, into):
@@ -73,7 +51,7 @@ def _save_cut(st, state, dev, into):
     # the cut left open close quietly on this device. `into` becomes the device after the
     # cut: the bytes as the cut left them.
     import gc
-    flash = _flash()
+    flash = fm.flash()
     try:
         st.save(state)
     except flash.PowerCut:
@@ -100,7 +78,7 @@ def sweep_by_cut(kind, frames):
     # cut_at on a device booted from the image before each save; checks the recovery too:
     # after the cut a new save goes through and is the one loaded. Three work devices are
     # reloaded in place (load_image) for every cut point.
-    flash = _flash()
+    flash = fm.flash()
     tears = _tears()
     base = _device(kind)
     work, after, again = base.clone(), base.clone(), base.clone()
@@ -148,7 +126,7 @@ def sweep_by_journal(kind, frames):
     # recorded; a cut at its write g leaves the image before the save plus the journal's first
     # g writes (see flash.Replay), which is mounted elsewhere, on a new VFS, and loaded.
     import gc
-    flash = _flash()
+    flash = fm.flash()
     tears = _tears()
     main = '/pcm'
     flash.umount(main)
@@ -187,41 +165,35 @@ def sweep_by_journal(kind, frames):
     return points, newer
 
 
-def test_power_cut_at_every_write_lfs():
-    if not _have_vfs():
+def _sweep(sweep, kind, how):
+    # one sweep over the saves of _saves(), its count of cut points printed (as the CPython
+    # side of test_sweep_in_micropython reads them)
+    if not fm.have_vfs():
         return
-    p, n = sweep_by_cut('lfs', _saves())
-    print('store sweep lfs reboot-then-save: %d cut points, %d gave the new state' % (p, n))
+    p, n = sweep(kind, _saves())
+    print('store sweep %s %s: %d cut points, %d gave the new state' % (kind, how, p, n))
     assert p > 0
+
+
+def test_power_cut_at_every_write_lfs():
+    _sweep(sweep_by_cut, 'lfs', 'reboot-then-save')
 
 
 def test_power_cut_at_every_write_fat():
-    if not _have_vfs():
-        return
-    p, n = sweep_by_cut('fat', _saves())
-    print('store sweep fat reboot-then-save: %d cut points, %d gave the new state' % (p, n))
-    assert p > 0
+    _sweep(sweep_by_cut, 'fat', 'reboot-then-save')
 
 
 def test_power_cut_in_continuous_play_lfs():
-    if not _have_vfs():
-        return
-    p, n = sweep_by_journal('lfs', _saves())
-    print('store sweep lfs continuous: %d cut points, %d gave the new state' % (p, n))
-    assert p > 0
+    _sweep(sweep_by_journal, 'lfs', 'continuous')
 
 
 def test_power_cut_in_continuous_play_fat():
-    if not _have_vfs():
-        return
-    p, n = sweep_by_journal('fat', _saves())
-    print('store sweep fat continuous: %d cut points, %d gave the new state' % (p, n))
-    assert p > 0
+    _sweep(sweep_by_journal, 'fat', 'continuous')
 
 
 def test_store_rules_on_fat():
     # every test of test_store.py (run there on littlefs) again on FAT
-    if not _have_vfs():
+    if not fm.have_vfs():
         return
     import test_store
     test_store.KIND[0] = 'fat'
@@ -232,36 +204,17 @@ def test_store_rules_on_fat():
             getattr(test_store, n)()
     finally:
         test_store.KIND[0] = 'lfs'
-        _flash().umount('/st')
-
-
-def _fill(root):
-    # fill the filesystem until not even a small file goes in (each file written and closed
-    # on its own: littlefs commits a file only when it closes); returns the bytes that did
-    n = 0
-    i = 0
-    for size in (2048, 512, 64, 8):
-        chunk = b'x' * size
-        while True:
-            i += 1
-            try:
-                with open(root + '/fill%d' % i, 'wb') as f:
-                    if f.write(chunk) != size:
-                        break
-            except OSError:
-                break
-            n += size
-    return n
+        fm.flash().umount('/st')
 
 
 def test_power_cut_in_streamed_saves():
     # the saves a fragmented heap makes (the JSON streamed into the file, no payload block):
     # every write of every tenth save, on both filesystems
-    if not _have_vfs():
+    if not fm.have_vfs():
         return
     store._ONE_BLOCK = False
     try:
-        for kind in KINDS:
+        for kind in fm.KINDS:
             p, n = sweep_by_cut(kind, list(range(0, 101, 10)))
             print('store sweep %s streamed saves: %d cut points, %d gave the new state'
                   % (kind, p, n))
@@ -271,7 +224,7 @@ def test_power_cut_in_streamed_saves():
 
 
 def test_full_filesystem_keeps_the_last_state():
-    if not _have_vfs():
+    if not fm.have_vfs():
         return
     for one_block in (True, False):
         store._ONE_BLOCK = one_block
@@ -282,14 +235,14 @@ def test_full_filesystem_keeps_the_last_state():
 
 
 def _full_filesystem():
-    flash = _flash()
-    for kind in KINDS:
+    flash = fm.flash()
+    for kind in fm.KINDS:
         dev = _device(kind)
         st = _boot(dev, kind)
         st.load()
         assert st.save(game_state(10)) is True
         assert st.save(game_state(11)) is True
-        _fill(MNT)
+        fm.fill(MNT)
         # a save too big for what is left (the store's reserve, issue 25, included) fails
         # cleanly, without raising
         got = st.save(game_state(3000))
@@ -299,9 +252,7 @@ def _full_filesystem():
         assert back == game_state(11), kind
         # free the space: saving works again and is what loads
         st = _boot(dev, kind)
-        for n in os.listdir(MNT):
-            if n.startswith('fill'):
-                os.remove(MNT + '/' + n)
+        fm.unfill(MNT)
         st.load()
         assert st.save(game_state(12)) is True
         assert _boot(dev.clone(), kind).load() == game_state(12)
@@ -315,25 +266,7 @@ def test_sweep_in_micropython():
     # the MicroPython unix port and check what it says.
     if hasattr(os, 'VfsLfs2'):
         return  # already running under MicroPython
-    if os.environ.get('MP_SUITE'):
-        import pytest
-        pytest.skip('make test runs this file under the MicroPython unix port itself')
-    import subprocess
-    import sys
-    here = os.path.dirname(os.path.abspath(__file__))
-    mp = os.path.join(os.path.dirname(here), '.venv', 'bin', 'micropython')
-    if not os.path.exists(mp):
-        import pytest
-        pytest.skip('no MicroPython unix port in .venv')
-    # the heap `make test-micropython` gives: the sweeps hold several flash images
-    r = subprocess.run([mp, '-X', 'heapsize=8M', os.path.join(here, 'mp_run.py'),
-                        'test_store_powercut.py'],
-                       cwd=here, capture_output=True, text=True, timeout=600)
-    out = r.stdout + r.stderr
-    sys.stdout.write(out)  # the cut counts, shown by pytest -s or on failure
-    assert r.returncode == 0, out
-    n = len([k for k in globals() if k.startswith('test_')])
-    assert 'micropython: %d passed, 0 failed' % n in out, out
+    out = fm.run_in_micropython('test_store_powercut.py', globals(), show=True)
     counts = [line for line in out.splitlines() if 'cut points' in line]
     assert len(counts) == 6, out
     for line in counts:

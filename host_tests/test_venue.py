@@ -9,8 +9,11 @@ from collections import Counter
 import pytest
 from venue.db import SqliteStore
 from venue.service import Service, windows
-from venue_support import STALL_MS, BoardProc, Broker, expected_games, publish, wait_until
+from venue_support import (STALL_MS, BoardProc, expected_games, publish, running_broker,
+                           start_service, stop_service, wait_until)
 from venue import web
+
+broker = pytest.fixture(running_broker, name='broker')
 
 
 def plan_for(table, n, names):
@@ -44,26 +47,6 @@ def expected_board(expected):
 def stored(svc):
     return sorted((g['table'], g['names']['red'], g['names']['blue'], g['red'], g['blue'],
                    g['winner']) for g in svc.db.games())
-
-
-@pytest.fixture
-def broker(tmp_path):
-    (tmp_path / 'broker').mkdir()
-    b = Broker(tmp_path / 'broker').start()
-    yield b
-    b.stop()
-
-
-def start_service(broker, db_path):
-    svc = Service(SqliteStore(str(db_path)), 'bar')
-    svc.connect('127.0.0.1', broker.port)
-    assert svc.subscribed.wait(5)
-    return svc
-
-
-def stop_service(svc):
-    svc.stop()
-    svc.db.close()
 
 
 def boards(broker, tmp_path, games, interval=40):

@@ -6,9 +6,8 @@ import time
 
 import paho.mqtt.client as mqtt
 import pytest
-from venue.db import SqliteStore
-from venue.service import MAX_PENDING, MAX_TABLES, Service
-from venue_support import Broker, publish, wait_until
+from venue.service import MAX_PENDING, MAX_TABLES
+from venue_support import publish, running_broker, start_service, stop_service, wait_until
 
 STATE = {'v': 1, 'screen': 'play', 'game': 'knockoff', 'red': 3, 'blue': 1,
          'names': {'red': 'Ann', 'blue': 'Ben'}}
@@ -16,24 +15,7 @@ GAME = {'v': 1, 'id': 'b1-x-1', 'table': '1', 'game': 'knockoff', 'options': {'t
         'names': {'red': 'Ann', 'blue': 'Ben'}, 'red': 5, 'blue': 2, 'winner': 'red',
         'frames': [], 'ended': 12}
 
-
-@pytest.fixture
-def broker(tmp_path):
-    b = Broker(tmp_path).start()
-    yield b
-    b.stop()
-
-
-def start(broker, db):
-    svc = Service(SqliteStore(str(db)), 'bar')
-    svc.connect('127.0.0.1', broker.port)
-    assert svc.subscribed.wait(10)
-    return svc
-
-
-def stop(svc):
-    svc.stop()
-    svc.db.close()
+broker = pytest.fixture(running_broker, name='broker')
 
 
 def flood(port, n):
@@ -58,7 +40,7 @@ def flood(port, n):
 
 def test_junk_never_displaces_a_real_table(broker, tmp_path):
     db = tmp_path / 'v.sqlite'
-    svc = start(broker, db)
+    svc = start_service(broker, db, wait=10)
     n = MAX_TABLES + 1
     flood(broker.port, n)
     assert wait_until(lambda: svc.stats['states'] >= n, 60), svc.stats
@@ -71,26 +53,26 @@ def test_junk_never_displaces_a_real_table(broker, tmp_path):
     assert wait_until(lambda: [t['table'] for t in svc.table_list()] == ['1'], 15), \
         svc.table_list()[:3]
     assert wait_until(lambda: svc.stats['games'] == 1, 10)
-    stop(svc)
+    stop_service(svc)
     # Table 2 comes online while the service is away, and has banked nothing yet: its
     # messages wait in the service's session and come as sent.
     publish(broker.port, 'shuffleboard/bar/2/status', 'online', retain=True)
     publish(broker.port, 'shuffleboard/bar/2/state', json.dumps(STATE), retain=True)
     # A restart: every retained topic comes back; the junk is not brought back as tables.
     t0 = time.monotonic()
-    svc = start(broker, db)
+    svc = start_service(broker, db, wait=10)
     assert wait_until(lambda: svc.stats['states'] >= n + 1, 60), svc.stats
     took = time.monotonic() - t0
     assert wait_until(lambda: [t['table'] for t in svc.table_list()] == ['1', '2'], 10), \
         svc.table_list()[:3]
-    stop(svc)
+    stop_service(svc)
     # A service on a new database (no session, nothing known): the retained copies alone,
     # junk and real alike, make no table; a table is shown once it speaks.
-    svc = start(broker, tmp_path / 'new.sqlite')
+    svc = start_service(broker, tmp_path / 'new.sqlite', wait=10)
     assert wait_until(lambda: svc.stats['states'] >= n + 2, 60), svc.stats
     assert svc.table_list() == []
     publish(broker.port, 'shuffleboard/bar/2/state', json.dumps(dict(STATE, red=4)),
             retain=True)
     assert wait_until(lambda: [t['table'] for t in svc.table_list()] == ['2'], 10)
     print('restart with %d retained junk topics read in %.1f s' % (n + n // 2, took))
-    stop(svc)
+    stop_service(svc)

@@ -18,6 +18,16 @@ def _unchanged(h, before):
     assert h.ctl.state() == before
 
 
+def _run_reading(ms, check, tag):
+    """nh.run(check) with the server's read timeout (web.READ_MS) at ms meanwhile."""
+    old = web.READ_MS
+    web.READ_MS = ms
+    try:
+        nh.run(check, tag=tag)
+    finally:
+        web.READ_MS = old
+
+
 def test_malformed_bodies_are_400_and_change_nothing():
     async def check(h):
         t = await h.pair()
@@ -53,9 +63,6 @@ def test_bodies_over_1_kb_are_413_unread():
 
 
 def test_garbage_heads_get_their_error():
-    old = web.READ_MS
-    web.READ_MS = 500
-
     async def check(h):
         cases = [
             (b'\r\n\r\n', 400),
@@ -85,16 +92,10 @@ def test_garbage_heads_get_their_error():
             assert r.status == code, (data[:60], r)
         r = await h.get('/api/view')
         assert r.status == 200
-    try:
-        nh.run(check, tag='garbage')
-    finally:
-        web.READ_MS = old
+    _run_reading(500, check, tag='garbage')
 
 
 def test_a_slow_client_times_out_while_the_buttons_keep_working():
-    old = web.READ_MS
-    web.READ_MS = 600
-
     async def check(h):
         r, w = await asyncio.open_connection('127.0.0.1', h.port)
         w.write(b'POST /api/action HTTP/1.1\r\nContent-Le')    # ... and nothing more
@@ -109,16 +110,10 @@ def test_a_slow_client_times_out_while_the_buttons_keep_working():
         w.close()
         assert h.runner.passes - passes >= 20
         assert h.runner.worst_gap < GAP_MS, h.runner.worst_gap
-    try:
-        nh.run(check, tag='slow')
-    finally:
-        web.READ_MS = old
+    _run_reading(600, check, tag='slow')
 
 
 def test_many_connections_at_once_are_capped_and_the_loop_goes_on():
-    old = web.READ_MS
-    web.READ_MS = 800
-
     async def check(h):
         conns = []
         try:
@@ -150,10 +145,7 @@ def test_many_connections_at_once_are_capped_and_the_loop_goes_on():
         finally:
             for _r, w in conns:
                 w.close()
-    try:
-        nh.run(check, tag='many')
-    finally:
-        web.READ_MS = old
+    _run_reading(800, check, tag='many')
 
 
 class StuckPhone:

@@ -3,83 +3,22 @@
 # pairs with the PIN the board shows, starts the game with the OK button, enters frames of the
 # seed 000 game by direct entry, sees every change arrive through the event stream, and shows a
 # refused entry's reason. Skipped where chromium or Playwright is missing.
-import asyncio
-import os
-import threading
-
 import pytest
+from board_thread import Board, chromium, needs_chromium
 
-CHROMIUM = '/usr/bin/chromium'
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason='no chromium at ' + CHROMIUM)
-
-
-class Board:
-    """The runner of net_harness in a thread of its own, serving until stopped."""
-
-    def __init__(self, tag):
-        import net_harness as nh
-        self.nh = nh
-        self.h = nh.Harness(tag=tag)
-        self.loop = asyncio.new_event_loop()
-        self.ready = threading.Event()
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
-        assert self.ready.wait(10), 'the board did not start'
-
-    def _run(self):
-        asyncio.set_event_loop(self.loop)
-
-        async def main():
-            self.done = asyncio.Event()
-            self.main = asyncio.current_task()
-            self.h.runner.start()
-            await self.h.wait_up()
-            self.ready.set()
-            await self.done.wait()
-        try:
-            self.loop.run_until_complete(main())
-        except BaseException:   # cancelled by stop()
-            pass
-
-    def on_board(self, fn):
-        """Run fn() on the board's loop (the controller is not thread-safe) and return it."""
-        fut = asyncio.run_coroutine_threadsafe(self._call(fn), self.loop)
-        return fut.result(5)
-
-    async def _call(self, fn):
-        return fn()
-
-    @property
-    def url(self):
-        return 'http://127.0.0.1:%d/' % self.h.port
-
-    def stop(self):
-        async def shutdown():
-            self.h.runner.stop()
-            me = asyncio.current_task()
-            tasks = [t for t in asyncio.all_tasks() if t is not me and t is not self.main]
-            for t in tasks:
-                t.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            self.done.set()
-        asyncio.run_coroutine_threadsafe(shutdown(), self.loop).result(5)
-        self.thread.join(5)
-        self.loop.close()
+pytestmark = needs_chromium
 
 
 @pytest.fixture
 def board():
-    b = Board('browser')
+    b = Board('browser', ready_s=10)
     yield b
     b.stop()
 
 
 @pytest.fixture
 def page():
-    sync_api = pytest.importorskip('playwright.sync_api')
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                    args=['--no-sandbox'])
+    with chromium() as browser:
         ctx = browser.new_context(viewport={'width': 390, 'height': 844}, is_mobile=True)
         pg = ctx.new_page()
         external = []
@@ -91,7 +30,6 @@ def page():
         yield pg
         assert external == [], external     # nothing from the internet
         assert failed == [], failed         # and nothing the page asks for is missing
-        browser.close()
 
 
 def score(page, side):

@@ -6,14 +6,13 @@
 # visible; games and options read in words; no blank frame is sent by accident; the new-game
 # form starts from the game in play; game over shows the winner and no hammer, with banking the
 # obvious next step. The access point's Wi-Fi page too. Screenshots go to /tmp/h23-shots/.
-import asyncio
 import os
 import threading
 
 import pytest
+from board_thread import Board, chromium, needs_chromium
 
-CHROMIUM = '/usr/bin/chromium'
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason='no chromium at ' + CHROMIUM)
+pytestmark = needs_chromium
 SHOTS = '/tmp/h23-shots'
 VIEWPORTS = ((360, 740), (390, 844))
 
@@ -43,74 +42,11 @@ MEASURE = """() => {
 }"""
 
 
-class Board:
-    """The firmware's runner (net_harness) in a thread, serving on loopback until stopped."""
-
-    def __init__(self, tag, **kw):
-        import net_harness as nh
-        self.nh = nh
-        self.h = nh.Harness(tag=tag, **kw)
-        self.loop = asyncio.new_event_loop()
-        self.ready = threading.Event()
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
-        assert self.ready.wait(20), 'the board did not start'
-
-    def _run(self):
-        asyncio.set_event_loop(self.loop)
-
-        async def main():
-            self.done = asyncio.Event()
-            self.main = asyncio.current_task()
-            self.h.runner.start()
-            await self.h.wait_up()
-            self.ready.set()
-            await self.done.wait()
-        try:
-            self.loop.run_until_complete(main())
-        except BaseException:
-            pass
-
-    def on_board(self, fn):
-        async def call():
-            return fn()
-        return asyncio.run_coroutine_threadsafe(call(), self.loop).result(5)
-
-    def act(self, action):
-        return self.on_board(lambda: self.h.ctl.act(action, self.h.runner.now()))
-
-    def press(self, button, gesture):
-        return self.on_board(lambda: self.h.ctl.press(button, gesture, self.h.runner.now()))
-
-    def view(self):
-        return self.on_board(lambda: dict(self.h.ctl.view))
-
-    @property
-    def url(self):
-        return 'http://127.0.0.1:%d/' % self.h.port
-
-    def stop(self):
-        async def shutdown():
-            self.h.runner.stop()
-            me = asyncio.current_task()
-            tasks = [t for t in asyncio.all_tasks() if t is not me and t is not self.main]
-            for t in tasks:
-                t.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            self.done.set()
-        asyncio.run_coroutine_threadsafe(shutdown(), self.loop).result(5)
-        self.thread.join(5)
-        self.loop.close()
-
-
 @pytest.fixture
 def browser():
-    sync_api = pytest.importorskip('playwright.sync_api')
     os.makedirs(SHOTS, exist_ok=True)
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=['--no-sandbox'])
+    with chromium() as b:
         yield b
-        b.close()
 
 
 def phone(browser, size):

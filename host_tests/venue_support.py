@@ -205,3 +205,28 @@ class Collector:
 def publish(port, topic, payload, retain=False, qos=1):
     import paho.mqtt.publish as pub
     pub.single(topic, payload, qos=qos, retain=retain, hostname='127.0.0.1', port=port)
+
+
+def running_broker(tmp_path):
+    """The venue tests' mosquitto, its files in tmp_path/broker: a test module's fixture as
+    `broker = pytest.fixture(running_broker, name='broker')`."""
+    (tmp_path / 'broker').mkdir()
+    b = Broker(tmp_path / 'broker').start()
+    yield b
+    b.stop()
+
+
+def start_service(broker, db_path, wait=5):
+    """The venue service of the venue 'bar' on a SQLite file, subscribed on `broker` (within
+    `wait` seconds)."""
+    from venue.db import SqliteStore
+    from venue.service import Service
+    svc = Service(SqliteStore(str(db_path)), 'bar')
+    svc.connect('127.0.0.1', broker.port)
+    assert svc.subscribed.wait(wait)
+    return svc
+
+
+def stop_service(svc):
+    svc.stop()
+    svc.db.close()
