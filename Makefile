@@ -38,15 +38,21 @@ $(STAMP): requirements.txt
 venv: $(STAMP)
 
 # The whole suite: every device file through mpy-cross, then the host tests under CPython
-# (pytest) and the portable ones under the real MicroPython unix port. Each prints its count.
-test: compile-check test-cpython test-micropython
+# (pytest, on WORKERS processes: pytest-xdist, a file's tests together on one) and the portable
+# ones under the real MicroPython unix port. Each prints its count. Within `make test` the few
+# CPython tests that only start the port on a portable file skip it (MP_SUITE=1): the port's
+# own run below covers those files.
+WORKERS ?= 2
+test: compile-check
+	@$(MAKE) --no-print-directory test-cpython MP_SUITE=1
+	@$(MAKE) --no-print-directory test-micropython
 
 compile-check: $(STAMP)
 	@$(BIN)/python tools/compile_check.py
 
 test-cpython: $(STAMP)
-	@echo "== CPython $$($(BIN)/python -c 'import platform; print(platform.python_version())'): pytest host_tests"
-	$(BIN)/pytest -q -p no:cacheprovider host_tests
+	@echo "== CPython $$($(BIN)/python -c 'import platform; print(platform.python_version())'): pytest host_tests ($(WORKERS) workers)"
+	MP_SUITE=$(MP_SUITE) $(BIN)/pytest -q -p no:cacheprovider -n $(WORKERS) --dist loadfile host_tests
 
 test-micropython: $(STAMP)
 	@echo "== MicroPython unix port: the portable tests (files marked '# runs-on: micropython')"
@@ -63,7 +69,8 @@ sim: $(STAMP)
 
 # Long runs of the property tests and power-cut sweeps (a short seeded run is inside `make test`).
 fuzz: $(STAMP)
-	HYPOTHESIS_PROFILE=fuzz SWEEP=long $(BIN)/pytest -q -p no:cacheprovider host_tests
+	HYPOTHESIS_PROFILE=fuzz SWEEP=long $(BIN)/pytest -q -p no:cacheprovider -n $(WORKERS) --dist loadfile host_tests
+	SWEEP=long $(BIN)/micropython -X heapsize=8M host_tests/mp_run.py
 
 # The README's pictures: every board's display at the sample game, drawn from the virtual chips;
 # every board's wiring picture and its build page's pin table, drawn from the board file as built
