@@ -16,12 +16,13 @@ import pytest
 import package
 from test_update_ota import body, firmware_copy, install, snapshot
 import test_web_players as players
-from test_web_players import CHROMIUM, Board, browser, check, pair, phone  # noqa: F401
+from board_thread import Board, needs_chromium
+from test_web_players import browser, check, pair, phone  # noqa: F401
 
 import apps
 from scoreboard.net import update
 
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason='no chromium at ' + CHROMIUM)
+pytestmark = needs_chromium
 SHOTS = '/tmp/h32-shots'
 SIZE = (360, 740)
 FREE = update.free_bytes
