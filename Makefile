@@ -37,15 +37,16 @@ $(STAMP): requirements.txt
 
 venv: $(STAMP)
 
-# The whole suite: every device file through mpy-cross, then the host tests under CPython
-# (pytest, on WORKERS processes: pytest-xdist, a file's tests together on one) and the portable
-# ones under the real MicroPython unix port. Each prints its count. Within `make test` the few
-# CPython tests that only start the port on a portable file skip it (MP_SUITE=1): the port's
-# own run below covers those files.
+# The whole suite: every device file through mpy-cross, then, side by side, the host tests
+# under CPython (pytest, on WORKERS processes: pytest-xdist, a file's tests together on one)
+# and the portable ones under the real MicroPython unix port; each prints its count when it
+# ends (make's --output-sync keeps the two apart). The CPython tests mostly wait (on
+# subprocesses, sockets, the browser), so the port's run fits beside them. Within `make test`
+# the few CPython tests that only start the port on a portable file skip it (MP_SUITE=1): the
+# port's own run covers those files.
 WORKERS ?= 2
 test: compile-check
-	@$(MAKE) --no-print-directory test-cpython MP_SUITE=1
-	@$(MAKE) --no-print-directory test-micropython
+	@$(MAKE) --no-print-directory -j2 --output-sync=target test-cpython test-micropython MP_SUITE=1
 
 compile-check: $(STAMP)
 	@$(BIN)/python tools/compile_check.py
