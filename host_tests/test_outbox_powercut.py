@@ -91,19 +91,5 @@ def _sweep(tear, Outbox, flash, PowerCut, gc):
 
 
 def _under_micropython():
-    import subprocess
-    import sys
-    here = os.path.dirname(os.path.abspath(__file__))
-    mp = os.path.join(os.path.dirname(here), '.venv', 'bin', 'micropython')
-    if not os.path.exists(mp):
-        import pytest
-        pytest.skip('no MicroPython unix port in .venv')
-    if os.environ.get('MP_SUITE'):
-        import pytest
-        pytest.skip('make test runs this file under the MicroPython unix port itself')
-    r = subprocess.run([mp, '-X', 'heapsize=8M', os.path.join(here, 'mp_run.py'),
-                        'test_outbox_powercut.py'], cwd=here, capture_output=True, text=True,
-                       timeout=600)
-    out = r.stdout + r.stderr
-    sys.stdout.write(out)
-    assert r.returncode == 0 and 'micropython: 1 passed, 0 failed' in out, out
+    import flash_mount
+    flash_mount.run_in_micropython('test_outbox_powercut.py', globals(), show=True)
