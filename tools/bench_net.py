@@ -12,7 +12,7 @@ import sys
 
 from mpy_tools import ROOT, chunks, compile_tree, onboard, run
 
-from bench_summary import PICO_W_FREE  # noqa: E402  (195,176 bytes: see there)
+from bench_summary import PICO_W_FREE, note  # noqa: E402  (195,176 bytes: see there)
 ASYNCIO_BOUND = 4352        # `import asyncio` + one run on the 64-bit unix port (frozen there)
 FIRMWARE_ALONE = 71 * 1024   # `make bench`'s smallest heap for the firmware alone (bench_app)
 BUILD = '/tmp/sb-bench-net/build'
@@ -210,8 +210,15 @@ def main():
           'files; frozen with manifest.py, the code stays in flash)' % (
               ASYNCIO_BOUND / k, (PICO_W_FREE - steady) / k,
               (PICO_W_FREE - steady - page) / k))
+    venue = w['venue'][0]
+    keeps = PICO_W_FREE - steady - venue
     print('  a board with `mqtt` settings (the venue) also loads the venue link\'s code: %.1f KB '
-          'more' % (w['venue'][0] / k))
+          'more; with it a Pico W keeps about %.0f KB (%d bytes; goal >= 96 KB: %s; the venue '
+          'link\'s own objects not counted)' % (
+              venue / k, keeps / k, keeps,
+              'met' if keeps >= 96 * 1024 else 'short by %d' % (96 * 1024 - keeps)))
+    note('net32', {'idle': idle, 'streams': streams, 'played': played, 'venue': venue,
+                   'page': page, 'asyncio': ASYNCIO_BOUND, 'free': PICO_W_FREE, 'keeps': keeps})
     return 0
 
 
