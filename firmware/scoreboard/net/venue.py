@@ -112,12 +112,15 @@ def status_text(dropped):
 def _ha(fn, *args):
     # Home Assistant's configs (net/ha.py) are built once a connection: its module is loaded
     # for the call and let go of after it, so it is not resident while the link runs.
-    from scoreboard.core import drop
+    import sys
+    from scoreboard import net
     from scoreboard.net import ha
     try:
         return getattr(ha, fn)(*args)
     finally:
-        drop('scoreboard.net.ha')
+        sys.modules.pop(ha.__name__, None)
+        if hasattr(net, 'ha'):
+            delattr(net, 'ha')
 
 
 def discovery(*args):
