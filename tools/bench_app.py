@@ -104,13 +104,54 @@ def wasm32_breakdown(build, tools, modules=False):
             f = line.split()
             if f[:1] == ['H32'] and not modules:
                 harness, code, boot, frames, total, records, setup = [int(x) for x in f[2:9]]
-                note('h32 ' + board, {'harness': harness, 'code': code, 'boot': boot,
-                                      'frames': frames, 'total': total, 'records': records,
-                                      'setup': setup})
+                got = {'harness': harness, 'code': code, 'boot': boot, 'frames': frames,
+                       'total': total, 'records': records, 'setup': setup}
+            elif f[:1] == ['H32C'] and not modules:
+                got['chips'] = int(f[2])
+                note('h32 ' + board, got)
             else:
                 sys.stdout.write(line + '\n')
     if not modules:
         wasm32_romfs(build, tools, node, prefix)
+        wasm32_in_place(tools, node, prefix)
+
+
+# The whole press-script run again on pico_tm1637 with the firmware in the ROMFS image of
+# wasm32_romfs (romfs_mount.py, then app_breakdown.py): what the run needs when the bytecode
+# stays in flash (frozen with manifest.py, or a ROMFS partition), the harness as before.
+def wasm32_in_place(tools, node, prefix):
+    import json
+    import subprocess
+    board = 'pico_tm1637'
+    image_dir = os.path.join(prefix, 'romfs')
+    if not os.path.exists(os.path.join(image_dir, 'code.img')):
+        return
+    job = {'heap': 1 << 21, 'copy': [[image_dir, '/romfs'], [tools, '/tools']],
+           'path': harness_path('/tools', '/rom', '/tools/boards') + ['/tools/onboard'],
+           'argv': ['app_breakdown.py', 'app (32-bit, the firmware run in place from ROMFS):',
+                    board, '/flash', '1', '1'],
+           'steps': [text for _, text in chunks('romfs_mount')] + breakdown_steps()}
+    path = os.path.join(prefix, 'steps-in-place-%s.json' % board)
+    with open(path, 'w') as f:
+        json.dump(job, f)
+    r = subprocess.run([node, '--expose-gc', os.path.join(WASM_PKG, 'run_steps.mjs'),
+                        os.path.join(prefix, 'node_modules'), path],
+                       capture_output=True, text=True, timeout=900)
+    if r.returncode:
+        sys.stdout.write('app: 32-bit run in place failed: %s\n' % r.stderr[-1000:])
+        return
+    from bench_summary import note
+    for line in r.stdout.splitlines():
+        f = line.split()
+        if f[:1] == ['H32']:
+            harness, code, boot, frames, total, records, setup = [int(x) for x in f[2:9]]
+            got = {'harness': harness, 'code': code, 'boot': boot, 'frames': frames,
+                   'total': total, 'setup': setup}
+        elif f[:1] == ['H32C']:
+            got['chips'] = int(f[2])
+            note('h32 in place ' + board, got)
+        else:
+            sys.stdout.write(line + '\n')
 
 
 # Where the firmware code figure goes, module by module: each module imported in a call of its
@@ -208,6 +249,12 @@ def main():
         return 0
     if sys.argv[1:] == ['32']:      # the 32-bit figures alone (and the summary's part of them)
         wasm32_breakdown(build, tools)
+        return 0
+    if sys.argv[1:] == ['32-romfs']:    # only the ROMFS runs of them
+        import shutil
+        prefix = os.path.join(ROOT, 'build', 'wasm32')
+        wasm32_romfs(build, tools, shutil.which('node'), prefix)
+        wasm32_in_place(tools, shutil.which('node'), prefix)
         return 0
     for board in ('bare', 'pico_tm1637'):
         boards = os.path.join(tools, 'fixtures' if board == 'bare' else 'boards')

@@ -27,6 +27,9 @@ H32 = sys.argv[5:6] == ['1']
 BUDGET_CODE = 40 * 1024
 BUDGET_FRAMES = 2 * 1024
 BUDGET_RUN = 72 * 1024
+# After romfs_mount.py (the firmware in a ROMFS image): what the image holds in the heap, flash
+# on a board, taken out of the whole run's figure.
+IMAGE = globals().get('_IMAGE', 0)
 _m = {}
 
 
@@ -82,20 +85,35 @@ _m['t4'] = gc.mem_alloc()
 # -- step
 app_play.check(sim)
 m = _m
+total = m['t4'] - IMAGE
 print('%s live heap on %s: harness %d, firmware code + board + chip model %d, app objects '
-      'after boot %d, the setup through the menu (target 99) %d, 100 frames %d (total %d; %s)'
+      'after boot %d, the setup through the menu (target 99) %d, 100 frames %d (total %d%s; %s)'
       % (LABEL, BOARD, m['t1'] - m['t0'], m['t2'] - m['t1'], m['t3'] - m['t2'],
-         m['t3s'] - m['t3'], m['t4'] - m['t3s'], m['t4'],
+         m['t3s'] - m['t3'], m['t4'] - m['t3s'], total,
+         ', the ROMFS image\'s %d bytes not counted' % IMAGE if IMAGE else '',
          'the virtual buzzer recording no tones' if H32 else
          'the record of the tones the virtual buzzer played in them, %d bytes more, dropped '
          'before the reading' % (m['t4r'] - m['t4'])))
 if H32:
     print('H32', BOARD, m['t1'] - m['t0'], m['t2'] - m['t1'], m['t3'] - m['t2'],
-          m['t4'] - m['t3s'], m['t4'], m['t4r'] - m['t4'], m['t3s'] - m['t3'])
+          m['t4'] - m['t3s'], total, m['t4r'] - m['t4'], m['t3s'] - m['t3'])
 if BUDGETS:
     for what, got, goal in (('firmware code + board + chip model', m['t2'] - m['t1'],
                              BUDGET_CODE), ('100 frames', m['t4'] - m['t3s'], BUDGET_FRAMES),
-                            ('whole 100-frame run', m['t4'], BUDGET_RUN)):
+                            ('whole 100-frame run', total, BUDGET_RUN)):
         print('%s budget on %s (issue 26): %s %d bytes, goal at most %d: %s' % (
             LABEL, BOARD, what, got, goal,
             'met' if got <= goal else 'over by %d' % (got - goal)))
+# -- step
+# How much of the boot figure is the harness's chips: the simulator built the board's virtual
+# chips (virtual_board.VirtualBoard) with the app; a second set, built now and kept, costs as
+# much again.
+_chips = virtual_board.VirtualBoard(sim.board)
+# -- step
+gc.collect()
+_m['t5'] = gc.mem_alloc()
+# -- step
+print('%s the virtual chips the simulator built with the app on %s (the harness\'s, counted in '
+      'the boot figure): %d' % (LABEL, BOARD, _m['t5'] - _m['t4']))
+if H32:
+    print('H32C', BOARD, _m['t5'] - _m['t4'])
