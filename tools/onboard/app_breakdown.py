@@ -46,6 +46,12 @@ _m['t0'] = gc.mem_alloc()
 import machine  # noqa: E402
 import sim_engine  # noqa: E402, F401
 import virtual_board  # noqa: E402, F401
+# the simulator's virtual IR/RF receiver (its pin, pulse trains, the clock): the harness's,
+# loaded when it boots a board with a receiver, so counted here, not in the boot
+import irqoff  # noqa: E402, F401
+import virtual.irqpin  # noqa: E402, F401
+import virtual.pulses  # noqa: E402, F401
+import virtual.receiver  # noqa: E402, F401
 # -- step
 gc.collect()
 _m['t1'] = gc.mem_alloc()
