@@ -98,7 +98,7 @@ def show(out=sys.stdout):
         w(_line('whole 100-frame run (harness %s included)' % '{:,}'.format(h['harness']),
                 h['total'], GOALS['run'] if main else None) + '\n')
         own = h['total'] - h['harness'] - h.get('chips', 0)
-        w(_line('  the firmware\'s own: without the harness and its chips (%s)'
+        w(_line('  the firmware\'s own (harness and its chips, %s, off)'
                 % '{:,}'.format(h.get('chips', 0)), own, GOALS['run'] if main else None) + '\n')
         r = got.get('h32 in place ' + board)
         if r:
@@ -109,7 +109,7 @@ def show(out=sys.stdout):
                         '{:,}'.format(r[k]) for k in ('boot', 'setup', 'frames')))
             w(_line('  whole 100-frame run (harness %s included)' % '{:,}'.format(r['harness']),
                     r['total'], GOALS['run'] if main else None) + '\n')
-            w(_line('  the firmware\'s own: without the harness and its chips',
+            w(_line('  the firmware\'s own (harness and its chips off)',
                     r['total'] - r['harness'] - r.get('chips', 0),
                     GOALS['run'] if main else None) + '\n')
     n = got.get('net32')
