@@ -49,3 +49,22 @@ def test_leaving_the_menu_keeps_only_the_games_in_use():
     assert loaded() == ['knockoff']
     c.act({'do': 'new', 'game': 'shovehapenny'}, 110)
     assert c.view['game'] == 'shovehapenny' and 'beds' in c.view
+
+
+def test_the_menu_itself_is_not_resident_during_play():
+    # The menu's code is loaded when it opens and let go of when it closes; it opens again as
+    # before, and its changes hold.
+    c = Controller(0)
+    c.press('OK', 'tap', 0)
+    for n in range(2):
+        c.press('OK', 'hold', 10 + n * 100)
+        assert 'scoreboard.ui.menu' in sys.modules
+        assert c.view['menu']['item'] == 'game'
+        c.press('OK', 'tap', 20 + n * 100)        # to the target
+        assert c.view['menu']['item'] == 'target'
+        c.press('BLUE', 'tap', 30 + n * 100)
+        c.press('OK', 'long', 40 + n * 100)       # leave
+        assert c.view['screen'] == 'play'
+        assert 'scoreboard.ui.menu' not in sys.modules
+        assert 'scoreboard.remote.learn' not in sys.modules
+    assert c.game.target == 17           # 15, one up at each visit

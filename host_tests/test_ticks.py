@@ -103,3 +103,8 @@ def test_diff_masks_unmasked_arguments():
     # Mixing a raw reading with a masked one still measures right.
     raw = (1 << 30) + 123
     assert diff(raw, mask(raw) - 100) == 100
+
+
+def test_the_virtual_receivers_clock_has_the_firmwares_mask():
+    from virtual.irqpin import MASK as VIRTUAL_MASK
+    assert VIRTUAL_MASK == MASK

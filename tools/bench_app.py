@@ -1,8 +1,10 @@
 # Budgets of the whole app on the virtual board, measured on mpy-cross output: under the
 # MicroPython unix port the smallest heap that plays a 100-frame game through press scripts,
 # the bytes one idle pass allocates and the virtual time from a release to the chip; on the
-# 32-bit WebAssembly port the live heap, printed against issue 10's budgets (firmware code,
-# board and chip model at most 40 KB, the whole 100-frame run at most 60 KB, on pico_tm1637).
+# 32-bit WebAssembly port the live heap, printed against issue 26's budgets (firmware code,
+# board and chip model at most 40 KB, 100 frames at most 2 KB, the whole 100-frame run at most
+# 72 KB, on pico_tm1637), on pico_w_tm1637 too; the 32-bit figures also go to make bench's
+# summary (tools/bench_summary.py).
 import os
 import sys
 
@@ -55,6 +57,7 @@ def code_in_place(build):
 # The same breakdown on a 32-bit MicroPython: the WebAssembly port from npm (pinned in
 # tools/wasm32/package.json), run by node, with 4-byte objects and 16-byte heap blocks as on an
 # RP2040 or ESP32. It grows its heap on demand, so it gives live figures, not a smallest heap.
+BOARDS32 = ('bare', 'pico_tm1637', 'pico_w_tm1637')
 WASM_PKG = os.path.join(ROOT, 'tools', 'wasm32')
 
 
@@ -74,13 +77,14 @@ def wasm32_breakdown(build, tools, modules=False):
     if r.returncode:
         print('app: 32-bit figures skipped: npm install failed: ' + r.stderr.strip()[-300:])
         return
-    for board in ('pico_tm1637',) if modules else ('bare', 'pico_tm1637'):
+    from bench_summary import note
+    for board in ('pico_tm1637',) if modules else BOARDS32:
         boards = '/tools/' + ('fixtures' if board == 'bare' else 'boards')
         if modules:
             argv, steps = ['app_modules32.py', board], module_steps(board)
         else:
             argv = ['app_breakdown.py', 'app (32-bit, WebAssembly port):', board, '/flash',
-                    '1' if board == 'pico_tm1637' else '0']
+                    '1' if board == 'pico_tm1637' else '0', '1']
             steps = breakdown_steps()
         job = {'heap': 1 << 20, 'copy': [[build, '/fw'], [tools, '/tools']],
                'path': harness_path('/tools', '/fw', boards) + ['/tools/onboard'],
@@ -88,18 +92,73 @@ def wasm32_breakdown(build, tools, modules=False):
         path = os.path.join(prefix, 'steps-%s.json' % board)
         with open(path, 'w') as f:
             json.dump(job, f)
-        r = subprocess.run([node, os.path.join(WASM_PKG, 'run_steps.mjs'),
+        # --expose-gc: the proxies of finished steps let go of their objects before each
+        # reading (run_steps.mjs)
+        r = subprocess.run([node, '--expose-gc', os.path.join(WASM_PKG, 'run_steps.mjs'),
                             os.path.join(prefix, 'node_modules'), path],
                            capture_output=True, text=True, timeout=900)
-        sys.stdout.write(r.stdout if r.returncode == 0 else
-                         'app: 32-bit run failed on %s: %s\n' % (board, r.stderr[-1000:]))
-    wasm32_romfs(build, tools, node, prefix)
+        if r.returncode:
+            sys.stdout.write('app: 32-bit run failed on %s: %s\n' % (board, r.stderr[-1000:]))
+            continue
+        for line in r.stdout.splitlines():
+            f = line.split()
+            if f[:1] == ['H32'] and not modules:
+                harness, code, boot, frames, total, records, setup = [int(x) for x in f[2:9]]
+                got = {'harness': harness, 'code': code, 'boot': boot, 'frames': frames,
+                       'total': total, 'records': records, 'setup': setup}
+            elif f[:1] == ['H32C'] and not modules:
+                got['chips'] = int(f[2])
+                note('h32 ' + board, got)
+            else:
+                sys.stdout.write(line + '\n')
+    if not modules:
+        wasm32_romfs(build, tools, node, prefix)
+        wasm32_in_place(tools, node, prefix)
+
+
+# The whole press-script run again on pico_tm1637 with the firmware in the ROMFS image of
+# wasm32_romfs (romfs_mount.py, then app_breakdown.py): what the run needs when the bytecode
+# stays in flash (frozen with manifest.py, or a ROMFS partition), the harness as before.
+def wasm32_in_place(tools, node, prefix):
+    import json
+    import subprocess
+    board = 'pico_tm1637'
+    image_dir = os.path.join(prefix, 'romfs')
+    if not os.path.exists(os.path.join(image_dir, 'code.img')):
+        return
+    job = {'heap': 1 << 21, 'copy': [[image_dir, '/romfs'], [tools, '/tools']],
+           'path': harness_path('/tools', '/rom', '/tools/boards') + ['/tools/onboard'],
+           'argv': ['app_breakdown.py', 'app (32-bit, the firmware run in place from ROMFS):',
+                    board, '/flash', '1', '1'],
+           'steps': [text for _, text in chunks('romfs_mount')] + breakdown_steps()}
+    path = os.path.join(prefix, 'steps-in-place-%s.json' % board)
+    with open(path, 'w') as f:
+        json.dump(job, f)
+    r = subprocess.run([node, '--expose-gc', os.path.join(WASM_PKG, 'run_steps.mjs'),
+                        os.path.join(prefix, 'node_modules'), path],
+                       capture_output=True, text=True, timeout=900)
+    if r.returncode:
+        sys.stdout.write('app: 32-bit run in place failed: %s\n' % r.stderr[-1000:])
+        return
+    from bench_summary import note
+    for line in r.stdout.splitlines():
+        f = line.split()
+        if f[:1] == ['H32']:
+            harness, code, boot, frames, total, records, setup = [int(x) for x in f[2:9]]
+            got = {'harness': harness, 'code': code, 'boot': boot, 'frames': frames,
+                   'total': total, 'setup': setup}
+        elif f[:1] == ['H32C']:
+            got['chips'] = int(f[2])
+            note('h32 in place ' + board, got)
+        else:
+            sys.stdout.write(line + '\n')
 
 
 # Where the firmware code figure goes, module by module: each module imported in a call of its
 # own, dependencies first, with the live heap read after each (so a figure is that module's own
 # code objects, globals and what its import builds; a module another one imports lazily is
-# not counted). `python tools/bench_app.py modules` prints only this (app_modules32.py).
+# not counted). `python tools/bench_app.py modules` prints only this (app_modules32.py);
+# `python tools/bench_app.py 32` prints only the 32-bit breakdowns.
 MODULE_ORDER = (
     'scoreboard', 'scoreboard.compat', 'scoreboard.ticks', 'scoreboard.core',
     'scoreboard.core.codes', 'scoreboard.core.base', 'scoreboard.core.knockoff', 'scoreboard.ui',
@@ -152,11 +211,15 @@ def wasm32_romfs(build, tools, node, prefix):
     path = os.path.join(prefix, 'steps-romfs.json')
     with open(path, 'w') as f:
         json.dump(job, f)
-    r = subprocess.run([node, os.path.join(WASM_PKG, 'run_steps.mjs'),
+    r = subprocess.run([node, '--expose-gc', os.path.join(WASM_PKG, 'run_steps.mjs'),
                         os.path.join(prefix, 'node_modules'), path],
                        capture_output=True, text=True, timeout=900)
     sys.stdout.write(r.stdout if r.returncode == 0 else
                      'app (32-bit): ROMFS run failed: %s\n' % r.stderr[-1000:])
+    last = r.stdout.split()[-1:] if r.returncode == 0 else []
+    if last and last[0].isdigit():
+        from bench_summary import note
+        note('h32 romfs', int(last[0]))
 
 
 
@@ -183,6 +246,15 @@ def main():
                     ignore=shutil.ignore_patterns('__pycache__'))
     if sys.argv[1:] == ['modules']:
         wasm32_breakdown(build, tools, modules=True)
+        return 0
+    if sys.argv[1:] == ['32']:      # the 32-bit figures alone (and the summary's part of them)
+        wasm32_breakdown(build, tools)
+        return 0
+    if sys.argv[1:] == ['32-romfs']:    # only the ROMFS runs of them
+        import shutil
+        prefix = os.path.join(ROOT, 'build', 'wasm32')
+        wasm32_romfs(build, tools, shutil.which('node'), prefix)
+        wasm32_in_place(tools, shutil.which('node'), prefix)
         return 0
     for board in ('bare', 'pico_tm1637'):
         boards = os.path.join(tools, 'fixtures' if board == 'bare' else 'boards')

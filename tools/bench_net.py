@@ -12,7 +12,7 @@ import sys
 
 from mpy_tools import ROOT, chunks, compile_tree, onboard, run
 
-from bench_summary import PICO_W_FREE  # noqa: E402  (195,176 bytes: see there)
+from bench_summary import PICO_W_FREE, note  # noqa: E402  (195,176 bytes: see there)
 ASYNCIO_BOUND = 4352        # `import asyncio` + one run on the 64-bit unix port (frozen there)
 FIRMWARE_ALONE = 71 * 1024   # `make bench`'s smallest heap for the firmware alone (bench_app)
 BUILD = '/tmp/sb-bench-net/build'
@@ -101,10 +101,24 @@ def wasm32(paths):
     shutil.copytree(os.path.join(ROOT, 'tools', 'onboard'), os.path.join(tools, 'onboard'),
                     ignore=shutil.ignore_patterns('__pycache__'), dirs_exist_ok=True)
     got = {}
-    for tag in ('plain', 'net'):
+    # The same `net` run again with the firmware and its libraries in a ROMFS image mounted at
+    # /rom (romfs_mount.py first): the bytecode in place, as a frozen build keeps it in flash.
+    image_dir = os.path.join(prefix, 'net-romfs')
+    os.makedirs(image_dir, exist_ok=True)
+    mpremote = os.path.join(os.path.dirname(sys.executable), 'mpremote')
+    rom = subprocess.run([mpremote, 'romfs', '--no-mpy', '-o',
+                          os.path.join(image_dir, 'code.img'), 'build', paths['fw']],
+                         capture_output=True, text=True).returncode == 0
+    mount = [text for _, text in chunks('romfs_mount')]
+    for tag in ('plain', 'net') + (('in-place',) if rom else ()):
+        part = 'net' if tag == 'in-place' else tag
         job = {'heap': 1 << 20, 'async': True,
                'copy': [[paths['fw'], '/fw'], [tools, '/tools']],
-               'path': W32_PATH, 'argv': ['net32.py', tag], 'steps': w32_steps(tag)}
+               'path': W32_PATH, 'argv': ['net32.py', part], 'steps': w32_steps(part)}
+        if tag == 'in-place':
+            job.update({'heap': 1 << 21, 'copy': [[image_dir, '/romfs'], [tools, '/tools']],
+                        'path': ['/rom/lib', '/rom'] + W32_PATH[2:],
+                        'steps': mount + job['steps']})
         path = os.path.join(prefix, 'net-%s.json' % tag)
         with open(path, 'w') as f:
             json.dump(job, f)
@@ -117,7 +131,8 @@ def wasm32(paths):
         for line in r.stdout.splitlines():
             parts = line.split()
             if parts[:1] == ['W32'] and len(parts) > 2:
-                got[parts[1]] = [int(x) for x in parts[2:]]
+                got[parts[1] + (' in place' if tag == 'in-place' else '')] = [
+                    int(x) for x in parts[2:]]
     return got
 
 
@@ -210,8 +225,27 @@ def main():
           'files; frozen with manifest.py, the code stays in flash)' % (
               ASYNCIO_BOUND / k, (PICO_W_FREE - steady) / k,
               (PICO_W_FREE - steady - page) / k))
+    venue = w['venue'][0]
+    keeps = PICO_W_FREE - steady - venue
     print('  a board with `mqtt` settings (the venue) also loads the venue link\'s code: %.1f KB '
-          'more' % (w['venue'][0] / k))
+          'more; with it a Pico W keeps about %.0f KB (%d bytes; goal >= 96 KB: %s; the venue '
+          'link\'s own objects not counted)' % (
+              venue / k, keeps / k, keeps,
+              'met' if keeps >= 96 * 1024 else 'short by %d' % (96 * 1024 - keeps)))
+    note('net32', {'idle': idle, 'streams': streams, 'played': played, 'venue': venue,
+                   'page': page, 'asyncio': ASYNCIO_BOUND, 'free': PICO_W_FREE, 'keeps': keeps})
+    if 'net in place' in w:
+        idle_r, streams_r, played_r, page_r, _ = w['net in place']
+        venue_r = w['venue in place'][0]
+        keeps_r = PICO_W_FREE - played_r - ASYNCIO_BOUND - venue_r
+        print('  the same with the firmware and its libraries run in place from a ROMFS image '
+              '(the bytecode in flash, as frozen with manifest.py): the network part running '
+              '%.1f KB, 4 streams and a game from the phone %.1f KB, the venue link\'s code '
+              '+%.1f KB: a Pico W keeps about %.0f KB (%d bytes; goal >= 96 KB: %s)' % (
+                  idle_r / k, played_r / k, venue_r / k, keeps_r / k, keeps_r,
+                  'met' if keeps_r >= 96 * 1024 else 'short by %d' % (96 * 1024 - keeps_r)))
+        note('net32 in place', {'idle': idle_r, 'streams': streams_r, 'played': played_r,
+                                'venue': venue_r, 'page': page_r, 'keeps': keeps_r})
     return 0
 
 

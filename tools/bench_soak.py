@@ -10,75 +10,11 @@
 import os
 import sys
 
-from mpy_tools import ROOT, compile_tree, run  # noqa: E402  (tools/: this script's folder)
+from mpy_tools import ROOT, compile_tree, onboard, run  # noqa: E402  (tools/: this script's folder)
 
 BOARD = 'pico_tm1637'
 
-SOAK = '''
-import sys
-sys.path.insert(0, %(boards)r)
-sys.path.insert(0, %(fw)r)
-sys.path.insert(0, %(tools)r)
-sys.path.insert(0, %(virtual)r)
-import gc
-import os
-import machine
-import sim_engine
-d = %(flash)r
-try:
-    os.mkdir(d)
-except OSError:
-    for n in os.listdir(d):
-        os.remove(d + '/' + n)
-class Null:
-    def write(self, s):
-        pass
-sim = sim_engine.Sim(%(board)r, d, Null())
-BUTTONS = sim.board.BUTTONS
-def play(lines):
-    for _, op, args in sim_engine.parse(lines, BUTTONS):
-        sim.run(op, args)
-def game_lines(frames):
-    # frames - 2 frames of which 14, evenly spread, score one point (red and blue in turn: 7
-    # each), the others blank; then red 4 and red 4: 15, the game is over at its last frame
-    # (frames >= 16)
-    out = []
-    k = 0
-    step = (frames - 2) // 14
-    for i in range(1, frames - 1):
-        if i %% step == 0 and k < 14:
-            k += 1
-            out.append('tap ' + ('RED' if k %% 2 else 'BLUE'))
-        out.append('tap OK')
-    for _ in range(2):
-        out += ['tap RED'] * 4 + ['tap OK']
-    return out
-def drop_records():
-    # the virtual buzzer's record of the tones played (the bench's, not the firmware's)
-    n = 0
-    for p in machine.PWM.instances:
-        n += len(p.tones)
-        p.tones = []        # (replaced, not cleared: see bench_app's DROP_RECORDS)
-    sim._tones_old = []
-    return n
-play(['tap OK'])                   # setup: start the first game
-drop_records()
-gc.collect()
-print('START', gc.mem_alloc())
-lines = game_lines(%(frames)d)
-for g in range(%(games)d):
-    play(lines)
-    v = sim.app.ctl.view
-    assert v['screen'] == 'over' and v['frame'] == %(frames)d + 1, v
-    play(['tap OK'])               # bank: games won +1, the new game's setup
-    v = sim.app.ctl.view
-    assert v['screen'] == 'setup' and v['games']['red'] == g + 1, v
-    tones = drop_records()
-    gc.collect()
-    print('BANK', g + 1, gc.mem_alloc(), tones)
-    play(['tap OK'])               # start the next game
-print('OK')
-'''
+# The run is tools/onboard/soak.py (MicroPython), with the folders it needs ahead on its path.
 
 
 def soak(games=100, frames=100, build=None, timeout=3600):
@@ -96,11 +32,9 @@ def soak(games=100, frames=100, build=None, timeout=3600):
     subprocess.run([MPY_CROSS, '-o', os.path.join(tools, 'sim_engine.mpy'),
                     os.path.join(ROOT, 'tools', 'sim_engine.py')], check=True)
     shutil.rmtree(os.path.join(tools, 'virtual', '__pycache__'), ignore_errors=True)
-    script = SOAK % {'boards': os.path.join(tools, 'boards'), 'fw': build, 'tools': tools,
-                     'virtual': os.path.join(tools, 'virtual'), 'board': BOARD,
-                     'flash': '/tmp/sb-bench-soak-%d' % os.getpid(), 'games': games,
-                     'frames': frames}
-    r = run(script, [], timeout=timeout)
+    path = [os.path.join(tools, 'virtual'), tools, build, os.path.join(tools, 'boards')]
+    r = run(onboard('soak'), path, timeout=timeout,
+            args=[BOARD, '/tmp/sb-bench-soak-%d' % os.getpid(), games, frames])
     if r.returncode or 'OK' not in r.stdout.split():
         return 'the soak failed: ' + (r.stdout + r.stderr)[-1500:]
     start = None

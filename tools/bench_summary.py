@@ -75,7 +75,9 @@ def show(out=sys.stdout):
     got = load()
     w = out.write
     w('32-bit live heap (WebAssembly port: 4-byte objects, 16-byte blocks; the .mpy build), '
-      'bytes, with the goals of issue 26:\n')
+      'bytes, with the goals of issue 26 (the harness: the stand-in machine, the script engine, '
+      'the virtual board and receivers, counted apart; its chips, built with the app, are in '
+      'the boot figure):\n')
     for board in ('pico_tm1637', 'pico_w_tm1637'):
         h = got.get('h32 ' + board)
         if not h:
@@ -90,11 +92,26 @@ def show(out=sys.stdout):
             w(_line('  the same, bytecode run in place (ROMFS image, as frozen)',
                     got['h32 romfs'], GOALS['code']) + '\n')
         w(_line('app objects after boot', h['boot']) + '\n')
-        w(_line('the setup through the menu (its code stays loaded)', h.get('setup')) + '\n')
+        w(_line('the setup through the menu (its code let go of after)', h.get('setup')) + '\n')
         w(_line('100 frames (the virtual buzzer recording no tones)', h['frames'],
                 GOALS['frames']) + '\n')
         w(_line('whole 100-frame run (harness %s included)' % '{:,}'.format(h['harness']),
                 h['total'], GOALS['run'] if main else None) + '\n')
+        own = h['total'] - h['harness'] - h.get('chips', 0)
+        w(_line('  the firmware\'s own (harness and its chips, %s, off)'
+                % '{:,}'.format(h.get('chips', 0)), own, GOALS['run'] if main else None) + '\n')
+        r = got.get('h32 in place ' + board)
+        if r:
+            w('    with the firmware run in place from a ROMFS image (its bytecode in flash, as '
+              'frozen; the image not counted):\n')
+            w(_line('  code + board + chip model / boot / setup / 100 frames',
+                    r['code']) + '   / %s / %s / %s\n' % tuple(
+                        '{:,}'.format(r[k]) for k in ('boot', 'setup', 'frames')))
+            w(_line('  whole 100-frame run (harness %s included)' % '{:,}'.format(r['harness']),
+                    r['total'], GOALS['run'] if main else None) + '\n')
+            w(_line('  the firmware\'s own (harness and its chips off)',
+                    r['total'] - r['harness'] - r.get('chips', 0),
+                    GOALS['run'] if main else None) + '\n')
     n = got.get('net32')
     w('  pico_w_tm1637 with its network part (from before the firmware\'s first import):\n')
     if not n:
@@ -108,6 +125,10 @@ def show(out=sys.stdout):
         w(_line('Pico W free before the firmware (v1.28.0, see below)', n['free']) + '\n')
         w(_line('what a Pico W keeps: network part, 4 streams, venue link', n['keeps'],
                 GOALS['keeps'], most=False) + '\n')
+        r = got.get('net32 in place')
+        if r:
+            w(_line('  the same, the code run in place (ROMFS image, as frozen)', r['keeps'],
+                    GOALS['keeps'], most=False) + '\n')
         w('    (RPI_PICO_W v1.28.0 reserves %s bytes of GC heap, __GcHeapStart..__GcHeapEnd; '
           'RPI_PICO %s, of which gc.mem_free() at a bare REPL says %s: so about %s free on a '
           'Pico W)\n' % tuple('{:,}'.format(x) for x in (

@@ -1,5 +1,7 @@
 # Updates over Wi-Fi (DESIGN section 12; docs/flashing.md): GET /api/version and POST
-# /api/update, registered by web.py's make_app. The body is update.bin from `make package`:
+# /api/update, whose routes web.py's make_app registers; this module is loaded at the first
+# request (or at boot to end a trial), so it is not resident while nobody updates. The body is
+# update.bin from `make package`:
 #
 #   b'SBUP1\n' + b'<n>\n' + manifest.json (n bytes) + manifest.sig (64 hex digits) + b'\n'
 #   + every file of the manifest, in sorted order, each exactly its size
@@ -311,49 +313,42 @@ async def _commit_later(trial, now):
         await sleep_ms(1000)
 
 
-def register(app, remote, authorised, reply, refuse):
-    """The routes, on web.py's app (make_app calls this), and the end of a trial."""
-    root = getattr(remote, 'root', '')
-    from .. import trial as trials
-    trial = trials.current
-    if trial is not None and trial.on and hasattr(remote, 'now'):
-        asyncio.create_task(_commit_later(trial, remote.now))
+def end_trial(trial, now):
+    """A version on trial: its end, once it has run TRIAL_MS (web.py's make_app calls this)."""
+    asyncio.create_task(_commit_later(trial, now))
 
-    @app.route('/api/version')
-    async def version(req):
-        return reply(200, version_state(root))
 
-    @app.route(URL, methods=['POST'])
-    async def update(req):
-        cl = req.headers.get('Content-Length')
-        length = int(cl) if cl and cl.isdigit() else 0
-        unread = length - len(req.body or b'')
-        no = authorised(req)
-        if no is not None:
-            await _drain(req, unread)
-            return no
-        if not cl or not cl.isdigit():
-            return refuse(400, 'an update says its Content-Length')
-        try:
-            a = _apps()
-        except ImportError:
-            await _drain(req, unread)
-            return refuse(501, 'this board has no app folders: deploy it over USB once')
-        room = free_bytes(root) + _folder_bytes(a, a.folder(a.inactive(root), root))
-        if length > room:
-            await _drain(req, unread)
-            return refuse(413, 'the update is %d bytes, the flash has room for %d' % (
-                length, room))
-        body = Body(req, length)
-        try:
-            st = await receive(body, root)
-        except Refused as e:
-            await _drain(req, body.left)
-            return refuse(e.code, e.why)
-        except asyncio.TimeoutError:
-            return refuse(408, 'the update stalled')
-        except OSError as e:
-            await _drain(req, body.left)
-            return refuse(500, 'the flash: %s' % (e,))
-        asyncio.create_task(_restart())
-        return reply(200, st)
+async def post(req, root, authorised, reply, refuse):
+    """POST /api/update (web.py's route, which loads this module at the first request)."""
+    cl = req.headers.get('Content-Length')
+    length = int(cl) if cl and cl.isdigit() else 0
+    unread = length - len(req.body or b'')
+    no = authorised(req)
+    if no is not None:
+        await _drain(req, unread)
+        return no
+    if not cl or not cl.isdigit():
+        return refuse(400, 'an update says its Content-Length')
+    try:
+        a = _apps()
+    except ImportError:
+        await _drain(req, unread)
+        return refuse(501, 'this board has no app folders: deploy it over USB once')
+    room = free_bytes(root) + _folder_bytes(a, a.folder(a.inactive(root), root))
+    if length > room:
+        await _drain(req, unread)
+        return refuse(413, 'the update is %d bytes, the flash has room for %d' % (
+            length, room))
+    body = Body(req, length)
+    try:
+        st = await receive(body, root)
+    except Refused as e:
+        await _drain(req, body.left)
+        return refuse(e.code, e.why)
+    except asyncio.TimeoutError:
+        return refuse(408, 'the update stalled')
+    except OSError as e:
+        await _drain(req, body.left)
+        return refuse(500, 'the flash: %s' % (e,))
+    asyncio.create_task(_restart())
+    return reply(200, st)

@@ -18,7 +18,6 @@ import os
 import time
 
 from scoreboard.aio import sleep_ms as _sleep_ms
-from scoreboard.net import ha
 from scoreboard.net.mqtt import MQTTClient, MQTTError
 from scoreboard.net.resolve import Resolver, idle_screen
 from scoreboard.net.utf8 import repair
@@ -110,7 +109,23 @@ def status_text(dropped):
     return 'online' if not dropped else 'online, not sent %d' % dropped
 
 
-discovery = ha.discovery   # (base, venue, table, serial, url, sw_version) -> [(topic, payload)]
+def _ha(fn, *args):
+    # Home Assistant's configs (net/ha.py) are built once a connection: its module is loaded
+    # for the call and let go of after it, so it is not resident while the link runs.
+    import sys
+    from scoreboard import net
+    from scoreboard.net import ha
+    try:
+        return getattr(ha, fn)(*args)
+    finally:
+        sys.modules.pop(ha.__name__, None)
+        if hasattr(net, 'ha'):
+            delattr(net, 'ha')
+
+
+def discovery(*args):
+    """(base, venue, table, serial, url, sw_version) -> [(topic, payload)] (net/ha.py)."""
+    return _ha('discovery', *args)
 
 
 class Venue:
@@ -219,7 +234,7 @@ class Venue:
             before = None
         c = self.client
         if before and len(before) == 2 and ' '.join(before) != now:
-            for topic, empty in ha.removal(before[0], before[1]):
+            for topic, empty in _ha('removal', before[0], before[1]):
                 await c.publish(topic, empty, True, 1)
         for topic, cfg in discovery(self.base, venue, self.table, self.board_id, self.url,
                                     version()):

@@ -634,8 +634,24 @@ def make_app(remote):
             return refuse(400, str(e))
         return reply(200, {'joining': wifi.ssid, 'hostname': wifi.hostname})
 
-    from .update import register    # GET /api/version, POST /api/update (DESIGN section 12)
-    register(app, remote, authorised, reply, refuse)
+    # GET /api/version, POST /api/update (DESIGN section 12): the routes here, their work in
+    # update.py, loaded at the first request (at boot only to end a version's trial)
+    root = getattr(remote, 'root', '')
+    from .. import trial as trials
+    trial = trials.current
+    if trial is not None and trial.on and hasattr(remote, 'now'):
+        from .update import end_trial
+        end_trial(trial, remote.now)
+
+    @app.route('/api/version')
+    async def version(req):
+        from .update import version_state
+        return reply(200, version_state(root))
+
+    @app.route(STREAMED[0], methods=['POST'])
+    async def update(req):
+        from .update import post
+        return await post(req, root, authorised, reply, refuse)
 
     @app.errorhandler(404)
     async def not_found(req):

@@ -1,5 +1,6 @@
 # The settings menu: which items a game shows, in which order, how RED/BLUE step a value, and
-# what leaving it does. The controller loads this module when the menu is first opened.
+# what leaving it does. The controller loads this module when the menu is opened, and leaving
+# the menu lets go of it again (_let_go): its code is not resident during play.
 # A game's options and the values they take come from its core module (core.traits); this file
 # knows only the menu's own items. Values are spelled as the core spells its options. Items that
 # do not apply to the chosen game are left out (horse collar has no blank rule, shove ha'penny no
@@ -289,3 +290,6 @@ def _let_go(c):
     for kind in KINDS:
         if kind not in keep:
             drop('scoreboard.core.' + kind)
+    # The menu's own code and its learn round's go too: the next opening loads them again.
+    drop('scoreboard.remote.learn')
+    drop(__name__)
