@@ -45,12 +45,12 @@ def boot():
     r = Runner(board, store, d, network=network, host='127.0.0.1', port=PORT,
                log=lambda t: None, make=App)
     r.chips = chips
-    wake = r.hub._wake
+    wake = r.hub.wake
 
     def _wake():
         changed.append(us())
         wake()
-    r.hub._wake = _wake
+    r.hub.wake = _wake
 
 
 async def main():

@@ -167,13 +167,14 @@ class Hub:
             self.text = text
             self.frame = b'data: ' + text.encode() + b'\n\n'
             self.seq += 1
-            self._wake()
+            self.wake()
 
     def beat(self):
         self.beats += 1
-        self._wake()
+        self.wake()
 
-    def _wake(self):
+    def wake(self):
+        """Every open stream sends what it has not sent yet (a bench times it here)."""
         for s in self.streams:
             s.ev.set()
 
