@@ -250,6 +250,7 @@ class VBoard:
     def start(self, run_main, cause=1):
         if self.child is not None:
             self.child.stop()
+        self.cause = cause
         self.child = Child(self.micropython, self.flash, self.board, run_main, cause,
                            self.wdt_timeout)
         self.busy = True
@@ -309,6 +310,16 @@ class VBoard:
             data = b''
         if not data:
             rc = child.proc.wait()
+            if self.ctx == 'boot' and child.sigints:
+                # A Ctrl-C during boot.py or main.py stops them and leaves a board at its REPL,
+                # the chip not reset (its watchdog runs on). The interpreter went down with the
+                # interrupt here (seen now and then when it lands in the agent's own start-up):
+                # it starts again without main.py, so the Ctrl-C still does what it does on a
+                # board and the host that sent it (mpremote) gets its REPL.
+                print('vboard: the interpreter stopped at a Ctrl-C during boot (exit code %s); '
+                      'at the REPL, main.py not run' % rc, file=self.log, flush=True)
+                self.start(run_main=False, cause=self.cause)
+                return
             print('vboard: the interpreter stopped (exit code %s); resetting' % rc,
                   file=self.log, flush=True)
             self.hard_reset()
