@@ -61,8 +61,21 @@ BOARDS32 = ('bare', 'pico_tm1637', 'pico_w_tm1637')
 WASM_PKG = os.path.join(ROOT, 'tools', 'wasm32')
 
 
-def wasm32_breakdown(build, tools, modules=False):
+def run_job(node, prefix, name, job):
+    """One run of the WebAssembly port (tools/wasm32/run_steps.mjs) on `job`, written as
+    steps-NAME.json under prefix; the finished process. --expose-gc: the proxies of finished
+    steps let go of their objects before each reading."""
     import json
+    import subprocess
+    path = os.path.join(prefix, 'steps-%s.json' % name)
+    with open(path, 'w') as f:
+        json.dump(job, f)
+    return subprocess.run([node, '--expose-gc', os.path.join(WASM_PKG, 'run_steps.mjs'),
+                           os.path.join(prefix, 'node_modules'), path],
+                          capture_output=True, text=True, timeout=900)
+
+
+def wasm32_breakdown(build, tools, modules=False):
     import shutil
     import subprocess
     node, npm = shutil.which('node'), shutil.which('npm')
@@ -89,14 +102,7 @@ def wasm32_breakdown(build, tools, modules=False):
         job = {'heap': 1 << 20, 'copy': [[build, '/fw'], [tools, '/tools']],
                'path': harness_path('/tools', '/fw', boards) + ['/tools/onboard'],
                'argv': argv, 'steps': steps}
-        path = os.path.join(prefix, 'steps-%s.json' % board)
-        with open(path, 'w') as f:
-            json.dump(job, f)
-        # --expose-gc: the proxies of finished steps let go of their objects before each
-        # reading (run_steps.mjs)
-        r = subprocess.run([node, '--expose-gc', os.path.join(WASM_PKG, 'run_steps.mjs'),
-                            os.path.join(prefix, 'node_modules'), path],
-                           capture_output=True, text=True, timeout=900)
+        r = run_job(node, prefix, board, job)
         if r.returncode:
             sys.stdout.write('app: 32-bit run failed on %s: %s\n' % (board, r.stderr[-1000:]))
             continue
@@ -120,8 +126,6 @@ def wasm32_breakdown(build, tools, modules=False):
 # wasm32_romfs (romfs_mount.py, then app_breakdown.py): what the run needs when the bytecode
 # stays in flash (frozen with manifest.py, or a ROMFS partition), the harness as before.
 def wasm32_in_place(tools, node, prefix):
-    import json
-    import subprocess
     board = 'pico_tm1637'
     image_dir = os.path.join(prefix, 'romfs')
     if not os.path.exists(os.path.join(image_dir, 'code.img')):
@@ -131,12 +135,7 @@ def wasm32_in_place(tools, node, prefix):
            'argv': ['app_breakdown.py', 'app (32-bit, the firmware run in place from ROMFS):',
                     board, '/flash', '1', '1'],
            'steps': [text for _, text in chunks('romfs_mount')] + breakdown_steps()}
-    path = os.path.join(prefix, 'steps-in-place-%s.json' % board)
-    with open(path, 'w') as f:
-        json.dump(job, f)
-    r = subprocess.run([node, '--expose-gc', os.path.join(WASM_PKG, 'run_steps.mjs'),
-                        os.path.join(prefix, 'node_modules'), path],
-                       capture_output=True, text=True, timeout=900)
+    r = run_job(node, prefix, 'in-place-' + board, job)
     if r.returncode:
         sys.stdout.write('app: 32-bit run in place failed: %s\n' % r.stderr[-1000:])
         return
@@ -190,7 +189,6 @@ def module_steps(board):
 # 32-bit port (app_romfs32.py): bytecode and constants run in place, as frozen bytecode or a
 # ROMFS partition would on a board.
 def wasm32_romfs(build, tools, node, prefix):
-    import json
     import shutil
     import subprocess
     tree = os.path.join(prefix, 'romfs-tree')
@@ -208,12 +206,7 @@ def wasm32_romfs(build, tools, node, prefix):
     job = {'heap': 1 << 20, 'copy': [[image_dir, '/romfs'], [tools, '/tools']],
            'path': ['/tools/virtual', '/tools/onboard'], 'argv': ['app_romfs32.py', 'pico_tm1637'],
            'steps': [text for _, text in chunks('app_romfs32')]}
-    path = os.path.join(prefix, 'steps-romfs.json')
-    with open(path, 'w') as f:
-        json.dump(job, f)
-    r = subprocess.run([node, '--expose-gc', os.path.join(WASM_PKG, 'run_steps.mjs'),
-                        os.path.join(prefix, 'node_modules'), path],
-                       capture_output=True, text=True, timeout=900)
+    r = run_job(node, prefix, 'romfs', job)
     sys.stdout.write(r.stdout if r.returncode == 0 else
                      'app (32-bit): ROMFS run failed: %s\n' % r.stderr[-1000:])
     last = r.stdout.split()[-1:] if r.returncode == 0 else []
