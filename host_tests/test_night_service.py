@@ -194,6 +194,46 @@ def test_matches_go_to_free_tables_and_results_land_once(broker, tmp_path):
     assert os.path.exists(path)
 
 
+def test_a_board_away_while_its_match_was_moved_is_told_when_it_comes_back(broker, tmp_path):
+    # An empty retained message is not held by the broker: a board that was offline when
+    # its match was moved off it would show that match on and on. When it connects again
+    # (status `online`, its subscription, then its state), the empty one is sent to it.
+    v = Venue(broker, str(tmp_path / 'v.sqlite'))
+    port = broker.port
+    try:
+        table_at(port, '1')
+        table_at(port, '2', screen='play')
+        assert wait_until(lambda: len(v.svc.tables) == 2, 5)
+        code, t = v.call('POST', '/api/tournaments', {
+            'name': 'Friday', 'game': 'knockoff', 'players': ['Ann', 'Ben'], 'start': True})
+        assert code == 201, t
+        m = wait_until(lambda: retained(port, '1'), 5)
+        assert m and m['names'] == {'red': 'Ann', 'blue': 'Ben'}
+        table_at(port, '1', status='offline')
+        assert wait_until(lambda: v.svc.tables[('bar', '1')]['status'] == 'offline', 5)
+        table_at(port, '2')                  # free now: the moved match goes there
+        assert v.call('POST', '/api/matches/%s/move' % m['id'], {'table': None})[0] == 200
+        assert wait_until(lambda: retained(port, '2') == m, 5)
+        assert wait_until(lambda: retained(port, '1') is None, 5)
+        board = Collector(port, ('shuffleboard/bar/1/match',))   # the board, subscribed
+        try:
+            assert not board.msgs        # nothing held: it would keep showing Ann v Ben
+            table_at(port, '1', names={'red': 'Ann', 'blue': 'Ben'})   # it is back
+            assert wait_until(lambda: board.msgs, 5), 'the board was never told'
+            assert [p for _, p, _ in board.msgs] == [b'']
+            assert retained(port, '2') == m          # the match stays where it went
+        finally:
+            board.close()
+        # a retained (not live) state, as after a restart of the service, is not a connect
+        before = v.night.stats['published']
+        v.svc.handle('shuffleboard/bar/1/state', json.dumps(
+            {'screen': 'setup', 'game': 'knockoff', 'red': 0, 'blue': 0,
+             'names': {'red': None, 'blue': None}}).encode(), retained=True)
+        assert v.night.stats['published'] == before
+    finally:
+        v.stop()
+
+
 def test_a_record_kept_just_before_a_crash_is_taken_on_the_next_start(tmp_path):
     # The games table and the tournaments are written one after the other: a record stored
     # by the service that then died before the tournament was saved is found on the next start.

@@ -315,6 +315,24 @@ class Night:
                 self.sent.pop(key, None)    # not what it should be: publish it again
             self._sync()
 
+    def rejoined(self, venue, table):
+        """A board connected (again) and has subscribed to its `match` topic. What the broker
+        holds there reached it with the subscription; but an empty retained message is not
+        held, so a board that was away while its match was moved or cleared would show that
+        match on and on. Where no match is on that table, the empty one is sent again: to the
+        board alone, which is listening now (one message per connect)."""
+        key = (venue, table)
+        with self.lock:
+            if key in self._desired() or not any(t.venue == venue
+                                                 for t in self.tournaments.values()):
+                return
+            c = self.svc.client
+            if c is None or not c.is_connected():
+                return
+            c.publish('shuffleboard/%s/%s/match' % key, b'', qos=1, retain=True)
+            self.sent[key] = b''
+            self.stats['published'] += 1
+
     def tables_changed(self):
         with self.lock:
             if self._dispatch():

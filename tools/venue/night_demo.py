@@ -200,6 +200,13 @@ class Phone:
     def resume(self):
         self.paused.clear()
 
+    def hold_on(self):
+        """The players start no new match (they finish one in play): returns once the step
+        under way (if any) is over, so a match the board shows at setup now stays there."""
+        self.hold.set()
+        with self._busy:
+            pass
+
     def pair(self):
         b = self.board
         b.pin = None

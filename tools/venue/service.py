@@ -155,9 +155,13 @@ class Service:
             t = self._entry(key)
             t['state'] = st
             t['updated'] = now
+            rejoin = False
             if not retained:
                 t['live'] = True
+                rejoin = t.pop('rejoin', False)
             self._place(key)
+        if rejoin and self.night is not None:
+            self.night.rejoined(key[0], key[1])
         self.stats['states'] += 1
         self._count(key[0], 'states')
         self._bump()
@@ -175,6 +179,9 @@ class Service:
             t['note'] = s[len(head):].lstrip(', ').strip() or None
             if not retained:
                 t['live'] = True
+                # a board says `online` at every connect, then subscribes, then sends its
+                # state: that state tells the night it is listening again (Night.rejoined)
+                t['rejoin'] = head == 'online'
             self._place(key)
         self._bump()
 
