@@ -7,6 +7,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import time
 import tty
 
@@ -211,6 +212,10 @@ def test_deploy_to_virtual_board(tree, tmp_path):
                      'import sys; print(sys.modules["scoreboard"].__path__)')
         assert r.stdout.split()[0] == '1', r.stdout + r.stderr
         assert 'app_a' in r.stdout, r.stdout
+    except BaseException:
+        vb.stop()   # what the board and its REPL traffic said, for the failure's report
+        sys.stderr.write('the virtual board said (its end):\n%s\n' % vb.messages()[-8000:])
+        raise
     finally:
         vb.stop()
     for name, wrote, removed, secs in log:
