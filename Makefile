@@ -53,7 +53,7 @@ compile-check: $(STAMP)
 
 test-cpython: $(STAMP)
 	@echo "== CPython $$($(BIN)/python -c 'import platform; print(platform.python_version())'): pytest host_tests ($(WORKERS) workers)"
-	MP_SUITE=$(MP_SUITE) $(BIN)/pytest -q -p no:cacheprovider -n $(WORKERS) --dist loadfile host_tests
+	MP_SUITE=$(MP_SUITE) $(BIN)/pytest -q -rR -p no:cacheprovider -n $(WORKERS) --dist loadfile host_tests
 
 test-micropython: $(STAMP)
 	@echo "== MicroPython unix port: the portable tests (files marked '# runs-on: micropython')"
@@ -70,7 +70,7 @@ sim: $(STAMP)
 
 # Long runs of the property tests and power-cut sweeps (a short seeded run is inside `make test`).
 fuzz: $(STAMP)
-	HYPOTHESIS_PROFILE=fuzz SWEEP=long $(BIN)/pytest -q -p no:cacheprovider -n $(WORKERS) --dist loadfile host_tests
+	HYPOTHESIS_PROFILE=fuzz SWEEP=long $(BIN)/pytest -q -rR -p no:cacheprovider -n $(WORKERS) --dist loadfile host_tests
 	SWEEP=long $(BIN)/micropython -X heapsize=8M host_tests/mp_run.py
 
 # The README's pictures: every board's display at the sample game, drawn from the virtual chips;
