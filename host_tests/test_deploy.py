@@ -160,7 +160,15 @@ def test_deploy_to_virtual_board(tree, tmp_path):
         assert not any(f.startswith('.vboard') for f in files)
 
         # The reset started main.py: the firmware runs. `resume` takes the REPL without a soft
-        # reset, so what the running firmware built is still there to look at.
+        # reset, so what the running firmware built is still there to look at. Its Ctrl-C
+        # would stop a boot still under way (a loaded machine boots slowly): first the app is
+        # up, its store has loaded (it puts its reserve file on the fresh flash then).
+        if tree['real']:
+            reserve = flash / 'reserve.bin'
+            end = time.monotonic() + 30
+            while not (reserve.exists() and reserve.stat().st_size >= 16384):
+                assert time.monotonic() < end, 'the app never came up\n' + vb.messages()[-3000:]
+                time.sleep(0.1)
         time.sleep(0.5)
         if tree['real']:
             code = ("import sys, vboard_chips\n"

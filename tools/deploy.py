@@ -500,6 +500,13 @@ def deploy(board, port=None, src=None, out=None, boards_dir=None, timeout=5.0,
                      'exec', _place(p[1:]), '+']
             wrote.append(p)
     same = running is not None and live == local
+    why = []            # what of the running version differs from this one, for the summary
+    if running is not None and not same:
+        for r in sorted(set(local) | set(live)):
+            if live.get(r) != local.get(r):
+                why.append('%s %s' % (r, 'new' if r not in live else 'gone' if r not in local
+                                      else 'unreadable on the board' if live[r] is None
+                                      else 'changed'))
     target = None
     carried = []
     removed = []
@@ -575,6 +582,10 @@ def deploy(board, port=None, src=None, out=None, boards_dir=None, timeout=5.0,
               '/%s%s' % (APPS, target or running), len(wrote), '' if len(wrote) == 1 else 's',
               len(carried), len(removed), unchanged, time.monotonic() - t0,
               '; net.json written' if net is not None else '', '; reset' if reset else ''))
+    if why:
+        print('  differs from /%s%s: %s%s' % (APPS, running, ', '.join(why[:6]),
+                                             ' and %d more' % (len(why) - 6) if len(why) > 6
+                                             else ''))
     if verbose:
         for p in wrote:
             print('  wrote', p)

@@ -280,6 +280,8 @@ class VBoard:
 
     def on_watchdog(self, kind, payload):
         now = time.monotonic()
+        if kind == b'W':
+            self.trace('watchdog start %s ms', payload.decode())
         if kind == b'W' and self.wdt_timeout is None:
             self.wdt_timeout = int(payload)     # a second WDT() keeps the first timeout
         if self.wdt_timeout is not None:
