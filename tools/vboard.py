@@ -241,6 +241,7 @@ class VBoard:
         # The RP2040's watchdog, kept here, outside the interpreter: the agent reports each
         # start and feed; not fed in time, the board resets. A soft reset does not stop it.
         self.wdt_timeout = None     # ms, while it runs
+        self.fed_told = True        # the trace has said the first feed since the last start
         self.wdt_due = None         # time.monotonic() by which it must be fed
         self.watchdog_resets = 0
         self.start(run_main=True)
@@ -282,6 +283,10 @@ class VBoard:
         now = time.monotonic()
         if kind == b'W':
             self.trace('watchdog start %s ms', payload.decode())
+            self.fed_told = False
+        elif not self.fed_told:
+            self.trace('watchdog fed')          # the first feed since that start, only
+            self.fed_told = True
         if kind == b'W' and self.wdt_timeout is None:
             self.wdt_timeout = int(payload)     # a second WDT() keeps the first timeout
         if self.wdt_timeout is not None:
