@@ -82,6 +82,36 @@ def test_pair_and_score_from_the_page(board, page):
     page.screenshot(path='/tmp/scoreboard-phone-page.png', full_page=True)
 
 
+def test_a_game_chosen_before_the_form_has_loaded_is_kept(board, page):
+    # The form's open event comes as a task of its own, after the tap that opened it; a
+    # choice made before it (a quick thumb, a loaded phone) must not be put back to the game
+    # in play when the board's options arrive. Here the choice lands in the same task as the
+    # opening, so the open event surely comes after it.
+    page.goto(board.url)
+    page.click('#ask')
+    page.wait_for_timeout(100)
+    pin = board.on_board(lambda: board.h.ctl.view.get('pin'))
+    page.fill('#pin', pin)
+    page.click('#send')
+    page.wait_for_selector('#acts', state='visible')
+    page.evaluate("""() => {
+        document.getElementById('newgame').open = true;
+        const g = document.getElementById('game');
+        g.value = 'horsecollar';
+        g.dispatchEvent(new Event('change'));
+    }""")
+    page.wait_for_timeout(600)              # the options of the game in play have come
+    assert page.locator('#game').input_value() == 'horsecollar'
+    page.click('#new')
+    page.wait_for_function("() => !document.getElementById('newgame').open")
+    v = board.on_board(lambda: board.h.ctl.view)
+    assert v['game'] == 'horsecollar', v
+    # closed and opened again: the form starts from the game now in play
+    page.click('#newgame summary')
+    page.wait_for_timeout(600)
+    assert page.locator('#game').input_value() == 'horsecollar'
+
+
 def test_a_new_game_with_names_from_the_page(board, page):
     page.goto(board.url)
     page.click('#ask')
