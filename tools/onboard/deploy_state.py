@@ -12,32 +12,22 @@ except ImportError:
     HASH = False
 
 
-def _h1(p, b, m):
-    h = hashlib.sha256()
-    with open(p, 'rb') as f:
-        while True:
-            n = f.readinto(b)
-            if not n:
-                break
-            h.update(m[:n])
-    return binascii.hexlify(h.digest()).decode()
-
-
 def _h(p):
-    # A read that fails is tried twice more before the file counts as unreadable (None: the
-    # deploy then writes it again). On the pty board a file just stat'ed was once in about
-    # twenty loaded runs not found by the open that followed (the unix port runs the timer
-    # thread beside this one without a lock); nothing on a board is worse for a second look.
     if not HASH:
         return None
+    h = hashlib.sha256()
     b = bytearray(512)
     m = memoryview(b)
-    for _ in range(3):
-        try:
-            return _h1(p, b, m)
-        except OSError:
-            pass
-    return None
+    try:
+        with open(p, 'rb') as f:
+            while True:
+                n = f.readinto(b)
+                if not n:
+                    break
+                h.update(m[:n])
+    except OSError:
+        return None
+    return binascii.hexlify(h.digest()).decode()
 
 
 def _f(p, mark):
