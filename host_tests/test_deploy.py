@@ -60,19 +60,6 @@ def tree(tmp_path):
             'real': board != 'fixture'}
 
 
-def app_up(vb, timeout=30):
-    """Wait until the firmware the last reset started feeds its watchdog (the pty board's
-    trace says so: the first feed since the app's WDT()), then a little more. A Ctrl-C that
-    lands in the middle of a boot on the pty board can stop its interpreter or, with the feeder's
-    thread beside it, leave it answering nothing (seen under load); a person's mpremote would
-    meet the same on a slow boot."""
-    end = time.monotonic() + timeout
-    while 'watchdog fed' not in vb.messages().rsplit(', main\n', 1)[-1]:
-        assert time.monotonic() < end, 'the app never came up\n' + vb.messages()[-3000:]
-        time.sleep(0.1)
-    time.sleep(0.5)
-
-
 def make_deploy(tree, port, board=None, extra=''):
     flags = '--src %s --boards %s --build %s %s' % (tree['src'], tree['boards'], tree['build'],
                                                     extra)
@@ -177,7 +164,7 @@ def test_deploy_to_virtual_board(tree, tmp_path):
         # would land in a boot still under way (a loaded machine boots slowly): first the app
         # is up.
         if tree['real']:
-            app_up(vb)
+            vb.app_up()
         if tree['real']:
             code = ("import sys, vboard_chips\n"
                     "print('app' if 'scoreboard.app' in sys.modules else 'no app')\n"
@@ -221,7 +208,7 @@ def test_deploy_to_virtual_board(tree, tmp_path):
         (tree['src'] / 'scoreboard' / 'zz_extra.py').unlink()
         r = make_deploy(tree, vb.path)
         if tree['real']:
-            app_up(vb)
+            vb.app_up()
         wrote, removed, unchanged = counts(r)
         assert running(flash) == 'app_a' and wrote == 1 and copied(r) == 1   # app.mpy, edited
         assert not (flash / 'app_a' / 'scoreboard' / 'zz_extra.mpy').exists()

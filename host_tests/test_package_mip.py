@@ -78,13 +78,13 @@ def test_make_package_then_mip_from_a_web_server_twice(tmp_path, served):
         r = mpremote(vb.path, 'exec', "from scoreboard import boardpick\n"
                      "boardpick.choose('pico_tm1637')", '+', 'reset')
         assert r.returncode == 0, r.stdout + r.stderr
-        time.sleep(2.5)
+        vb.app_up()
         r = mpremote(vb.path, 'resume', 'exec', "import sys, machine\n"
                      "print(sys.modules['scoreboard.app'].__file__, "
                      "machine.watchdog().timeout)")
         assert r.stdout.split() == ['app_a/scoreboard/app.mpy', '8000'], r.stdout + r.stderr
         r = mpremote(vb.path, 'reset')
-        time.sleep(2)
+        vb.app_up()
 
         # version 2, every file changed, onto the running board (watchdog on)
         every_file_changed({'src': src})
@@ -103,7 +103,7 @@ def test_make_package_then_mip_from_a_web_server_twice(tmp_path, served):
         ptr = json.loads((flash / 'app.json').read_text())
         assert ptr['run'] == 'b' and ptr['prev'] == 'a' and ptr['trial'], ptr
         r = mpremote(vb.path, 'reset')
-        time.sleep(2.5)
+        vb.app_up()
         r = mpremote(vb.path, 'resume', 'exec', "import sys, apps\n"
                      "print(sys.modules['scoreboard.app'].__file__, "
                      "apps.version(apps.read()['run']))")

@@ -42,6 +42,18 @@ class VBoardProcess:
             self.proc.wait()
             raise RuntimeError('vboard did not start: %r %s' % (self.path, self.messages()))
 
+    def app_up(self, timeout=30):
+        """Wait until the firmware the last reset started feeds its watchdog (the trace says
+        so: the first feed since the app's WDT()), then a little more. A Ctrl-C that lands in
+        the middle of a boot on the pty board can stop its interpreter or, with the feeder's
+        thread beside it, leave it answering nothing (seen under load); a person's mpremote
+        would meet the same on a slow boot."""
+        end = time.monotonic() + timeout
+        while 'watchdog fed' not in self.messages().rsplit(', main\n', 1)[-1]:
+            assert time.monotonic() < end, 'the app never came up\n' + self.messages()[-3000:]
+            time.sleep(0.1)
+        time.sleep(0.5)
+
     def messages(self):
         if self.log.closed:
             return self.final

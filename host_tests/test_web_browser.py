@@ -82,11 +82,8 @@ def test_pair_and_score_from_the_page(board, page):
     page.screenshot(path='/tmp/scoreboard-phone-page.png', full_page=True)
 
 
-def test_a_game_chosen_before_the_form_has_loaded_is_kept(board, page):
-    # The form's open event comes as a task of its own, after the tap that opened it; a
-    # choice made before it (a quick thumb, a loaded phone) must not be put back to the game
-    # in play when the board's options arrive. Here the choice lands in the same task as the
-    # opening, so the open event surely comes after it.
+def paired(board, page):
+    """The page opened and paired with the PIN the board shows: the actions are there."""
     page.goto(board.url)
     page.click('#ask')
     page.wait_for_timeout(100)
@@ -94,6 +91,14 @@ def test_a_game_chosen_before_the_form_has_loaded_is_kept(board, page):
     page.fill('#pin', pin)
     page.click('#send')
     page.wait_for_selector('#acts', state='visible')
+
+
+def test_a_game_chosen_before_the_form_has_loaded_is_kept(board, page):
+    # The form's open event comes as a task of its own, after the tap that opened it; a
+    # choice made before it (a quick thumb, a loaded phone) must not be put back to the game
+    # in play when the board's options arrive. Here the choice lands in the same task as the
+    # opening, so the open event surely comes after it.
+    paired(board, page)
     page.evaluate("""() => {
         document.getElementById('newgame').open = true;
         const g = document.getElementById('game');
@@ -113,13 +118,7 @@ def test_a_game_chosen_before_the_form_has_loaded_is_kept(board, page):
 
 
 def test_a_new_game_with_names_from_the_page(board, page):
-    page.goto(board.url)
-    page.click('#ask')
-    page.wait_for_timeout(100)
-    pin = board.on_board(lambda: board.h.ctl.view.get('pin'))
-    page.fill('#pin', pin)
-    page.click('#send')
-    page.wait_for_selector('#acts', state='visible')
+    paired(board, page)
     page.click('#newgame summary')          # the new-game form opens on a tap
     page.select_option('#game', 'horsecollar')
     page.fill('#nr', 'Alice')

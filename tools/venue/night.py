@@ -327,11 +327,8 @@ class Night:
                                                  for t in self.tournaments.values()):
                 return
             c = self.svc.client
-            if c is None or not c.is_connected():
-                return
-            c.publish('shuffleboard/%s/%s/match' % key, b'', qos=1, retain=True)
-            self.sent[key] = b''
-            self.stats['published'] += 1
+            if c is not None and c.is_connected():
+                self._publish(c, key, b'')
 
     def tables_changed(self):
         with self.lock:
@@ -413,11 +410,13 @@ class Night:
             {k for k, v in self.seen.items() if v}
         for key in sorted(keys):
             payload = want.get(key, b'')
-            if self.sent.get(key) == payload:
-                continue
-            c.publish('shuffleboard/%s/%s/match' % key, payload, qos=1, retain=True)
-            self.sent[key] = payload
-            self.stats['published'] += 1
+            if self.sent.get(key) != payload:
+                self._publish(c, key, payload)
+
+    def _publish(self, c, key, payload):
+        c.publish('shuffleboard/%s/%s/match' % key, payload, qos=1, retain=True)
+        self.sent[key] = payload
+        self.stats['published'] += 1
 
     def _changed(self):
         self._dispatch()
