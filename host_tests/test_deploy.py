@@ -284,6 +284,23 @@ def test_the_build_carries_the_data_files_as_they_are(tree):
     assert page not in deploy.build(src, out) and not os.path.exists(made[page])
 
 
+def test_a_build_with_another_opt_level_compiles_every_module_again(tree):
+    # `--opt 3` after a default build: the .mpy files are newer than their sources, yet they
+    # must not be kept (they hold line numbers -O3 leaves out); the next build at the same
+    # level compiles nothing.
+    src, out = str(tree['src']), str(tree['build'])
+    first = deploy.build(src, out)
+    mods = sorted(k for k in first if k.endswith('.mpy'))
+    sizes = {k: os.path.getsize(first[k]) for k in mods}
+    again = deploy.build(src, out, opt=3)
+    assert again.built == len(mods) and sorted(again) == sorted(first)
+    assert sum(os.path.getsize(again[k]) for k in mods) < sum(sizes.values())
+    assert deploy.build(src, out, opt=3).built == 0
+    assert deploy.build(src, out).built == len(mods)
+    assert {k: os.path.getsize(first[k]) for k in mods} == sizes
+    assert deploy.OPT_STAMP not in first       # the stamp never goes on the board
+
+
 def test_the_built_page_module_serves_its_file_on_the_unix_port(tree):
     """page.mpy in the build finds page.html beside it (its __file__) and sends the page."""
     if not tree['real']:

@@ -68,6 +68,11 @@ def mpy_cross():
 
 # -- build -----------------------------------------------------------------------------------
 
+# In the build folder, beside what goes on the board: the mpy-cross -O level its .mpy files were
+# built with (`--opt`), so a build with another level compiles them all again.
+OPT_STAMP = '.mpy-opt'
+
+
 class Built(dict):
     """{path in the build: file}, and how many modules this run compiled."""
     built = 0
@@ -77,13 +82,20 @@ def build(src, out, opt=0, verbose=False):
     """Compile src (firmware/) into out (build/); returns {relative path in out: file}.
 
     Incremental: a module is compiled again only when its source is newer than its .mpy (a data
-    file copied again when newer). Files in out that no source produces any more are removed,
-    so the build mirrors src.
+    file copied again when newer), or when its .mpy was built with another -O level (out's
+    OPT_STAMP says which). Files in out that no source produces any more are removed, so the
+    build mirrors src.
     """
     if not os.path.isfile(os.path.join(src, 'main.py')):
         raise DeployError('%s has no main.py: is it the firmware folder?' % src)
     tool = None
     made = Built()
+    stamp = os.path.join(out, OPT_STAMP)
+    try:
+        with open(stamp) as f:
+            same_opt = f.read().strip() == str(opt)
+    except OSError:
+        same_opt = False    # a build of before the stamp, or none: every module compiled
     for dirpath, dirnames, files in os.walk(src):
         dirnames[:] = sorted(d for d in dirnames if d != '__pycache__' and not d.startswith('.'))
         rel_dir = os.path.relpath(dirpath, src)
@@ -99,7 +111,8 @@ def build(src, out, opt=0, verbose=False):
                 target_rel = rel[:-3] + '.mpy'
             target = os.path.join(out, target_rel)
             made[target_rel.replace(os.sep, '/')] = target
-            if os.path.exists(target) and os.path.getmtime(target) >= os.path.getmtime(path):
+            if (os.path.exists(target) and os.path.getmtime(target) >= os.path.getmtime(path)
+                    and (same_opt or rel in KEEP_SOURCE or data)):
                 continue
             os.makedirs(os.path.dirname(target), exist_ok=True)
             if rel in KEEP_SOURCE or data:
@@ -122,10 +135,12 @@ def build(src, out, opt=0, verbose=False):
             continue        # `make package` keeps its own folder inside build/
         for name in files:
             rel = os.path.relpath(os.path.join(dirpath, name), out).replace(os.sep, '/')
-            if rel not in made:
+            if rel not in made and rel != OPT_STAMP:
                 os.remove(os.path.join(dirpath, name))
         if dirpath != out and not os.listdir(dirpath):
             os.rmdir(dirpath)
+    with open(stamp, 'w') as f:
+        f.write('%d\n' % opt)
     return made
 
 
