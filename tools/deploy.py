@@ -96,6 +96,8 @@ def build(src, out, opt=0, verbose=False):
             same_opt = f.read().strip() == str(opt)
     except OSError:
         same_opt = False    # a build of before the stamp, or none: every module compiled
+    if not same_opt and os.path.exists(stamp):
+        os.remove(stamp)    # a build cut short from here on leaves no level: all again next time
     for dirpath, dirnames, files in os.walk(src):
         dirnames[:] = sorted(d for d in dirnames if d != '__pycache__' and not d.startswith('.'))
         rel_dir = os.path.relpath(dirpath, src)
