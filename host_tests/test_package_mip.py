@@ -50,7 +50,12 @@ def mip_install(vb, url):
     return r, time.monotonic() - t0
 
 
-@pytest.mark.flaky(reruns=2)   # a pty board / many processes: timing under load
+# Reruns: the pty board's file operations now and then fail under load (mpremote's mip saw a
+# folder it had just made as missing, or an ENOENT creating a file in it), as in the deploy
+# test: the virtual board runs the watchdog feeder's machine.Timer in a thread of its own
+# beside the REPL's code, on a port without a GIL. Not the package's fault; the faithful fix
+# (timer callbacks on the main thread, as rp2's soft timers) is not made yet.
+@pytest.mark.flaky(reruns=4, reruns_delay=2)
 def test_make_package_then_mip_from_a_web_server_twice(tmp_path, served):
     www, url = served
     src = tmp_path / 'fw'
